@@ -1,0 +1,50 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import { createMailer } from './mail/mailer.ts';
+import { registerApiRoutes } from './routes.ts';
+import authGuard from './plugins/auth-guard.ts';
+import errorHandling from './plugins/error-handling.ts';
+import rateLimit from './plugins/rate-limit.ts';
+import securityHeaders from './plugins/security-headers.ts';
+import staticSite from './plugins/static-site.ts';
+import type { Services } from './services.ts';
+
+/** Builds the whole product as a Fastify instance over the given services; never listens. */
+export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    // Request ids let a log line be matched to the request that caused it.
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', config);
+  app.decorate('db', services.db);
+  app.decorate('storage', services.storage);
+  app.decorate('clock', services.clock ?? (() => new Date()));
+  app.decorate(
+    'mailer',
+    services.mailer ??
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.mailFrom,
+        outboxDir: path.join(config.dataDir, 'outbox'),
+        log: app.log,
+      }),
+  );
+
+  await app.register(errorHandling);
+  await app.register(securityHeaders);
+  await app.register(rateLimit);
+  await app.register(authGuard);
+  await app.register(registerApiRoutes, { prefix: '/api/v1' });
+  await app.register(staticSite);
+  app.addHook('onClose', async () => app.mailer.close());
+  return app;
+}

@@ -1,0 +1,104 @@
+import path from 'node:path';
+
+/** The server's whole configuration, read once from the environment at start. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  storageUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  publicSiteUrl: string;
+  llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  uploadMaxBytes: number;
+  redisUrl: string | undefined;
+  sessionIdleHours: number;
+  sessionMaxDays: number;
+  /** Folder of the built static site; served when it exists. */
+  distDir: string;
+  logLevel: string;
+}
+
+/** A configuration value that cannot be used; its message names the variable. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${raw}`);
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+/**
+ * Reads and validates every variable of the configuration table; throws ConfigError on the first bad one.
+ * @example loadConfig({ PORT: '9000' }).port // 9000
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const host = text(env, 'HOST') ?? '127.0.0.1';
+  const port = integer(env, 'PORT', 8787, 0, 65535);
+  const dataDir = path.resolve(text(env, 'DATA_DIR') ?? './data');
+  const mailFrom = text(env, 'MAIL_FROM') ?? 'no-reply@localhost';
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(mailFrom)) throw new ConfigError('MAIL_FROM', 'is not an e-mail address');
+  const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
+  const publicSiteUrl = (url(env, 'PUBLIC_SITE_URL', ['http:', 'https:']) ?? `http://${host}:${port}`).replace(
+    /\/+$/,
+    '',
+  );
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', 'must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+  return {
+    host,
+    port,
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    storageUrl: url(env, 'STORAGE_URL', ['s3:']),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    publicSiteUrl,
+    llm: llmBaseUrl
+      ? {
+          baseUrl: llmBaseUrl.replace(/\/+$/, ''),
+          apiKey: text(env, 'LLM_API_KEY'),
+          model: text(env, 'LLM_MODEL') ?? 'default',
+        }
+      : undefined,
+    uploadMaxBytes: integer(env, 'UPLOAD_MAX_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    sessionIdleHours: integer(env, 'SESSION_IDLE_HOURS', 12, 1, 24 * 365),
+    sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 7, 1, 365),
+    distDir: path.resolve(text(env, 'DIST_DIR') ?? './dist'),
+    logLevel,
+  };
+}

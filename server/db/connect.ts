@@ -1,0 +1,57 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+/** The drizzle database, whichever engine is underneath. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** An open database with its way to close. */
+export interface DatabaseHandle {
+  db: Database;
+  engine: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** Longest a single statement may run before the database cancels it. */
+export const STATEMENT_TIMEOUT_MS = 15_000;
+
+/**
+ * Opens PostgreSQL when a URL is given, otherwise PGlite in `pgliteDir` (or in memory when that is
+ * undefined too), applies the committed migrations and returns the handle.
+ */
+export async function openDatabase(options: { url?: string; pgliteDir?: string }): Promise<DatabaseHandle> {
+  if (options.url) {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+      options: `-c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
+    });
+    const db = drizzlePg(pool, { schema, casing: 'snake_case' });
+    try {
+      await db.execute(sql`select 1`);
+      await migratePg(db, { migrationsFolder });
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return { db: db as unknown as Database, engine: 'postgres', close: () => pool.end() };
+  }
+  if (options.pgliteDir) await mkdir(path.dirname(options.pgliteDir), { recursive: true });
+  const client = new PGlite(options.pgliteDir);
+  await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
+}

@@ -1,0 +1,9 @@
+/** Every table of the product, gathered for drizzle and its migrations. */
+export * from '../modules/auth/users.table.ts';
+export * from '../modules/auth/sessions.table.ts';
+export * from '../modules/auth/auth-tokens.table.ts';
+export * from '../modules/audit/audit.table.ts';
+export * from '../modules/contact/contact.table.ts';
+export * from '../modules/analytics/analytics.table.ts';
+export * from '../modules/uploads/uploads.table.ts';
+export * from '../modules/qc/qc.table.ts';

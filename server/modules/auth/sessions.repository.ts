@@ -1,0 +1,77 @@
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Database } from '../../db/connect.ts';
+import { sessions } from './sessions.table.ts';
+import { users } from './users.table.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+/** Session lifetimes: idle expiry and absolute expiry. */
+export interface SessionPolicy {
+  idleMs: number;
+  maxMs: number;
+}
+
+/** The signed-in caller a valid token stands for. */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  orgId: string | null;
+  sessionId: string;
+}
+
+// Writing last_seen_at on every request would turn reads into writes; a minute's precision is enough.
+const TOUCH_EVERY_MS = 60_000;
+
+/** Sessions: create on sign-in, resolve a bearer token, revoke one or all. */
+export function createSessionsRepository({ db, policy }: { db: Database; policy: SessionPolicy }) {
+  return {
+    /** Starts a session and returns its token, shown to the client once and stored only hashed. */
+    async create(userId: string, now: Date): Promise<string> {
+      const token = newToken();
+      await db.insert(sessions).values({
+        userId,
+        tokenHash: hashToken(token),
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + policy.maxMs),
+      });
+      return token;
+    },
+
+    /** The user behind a token, or undefined when it is unknown, revoked, idle too long or past its end. */
+    async resolve(token: string, now: Date): Promise<SessionUser | undefined> {
+      const [row] = await db
+        .select({
+          sessionId: sessions.id,
+          lastSeenAt: sessions.lastSeenAt,
+          id: users.id,
+          email: users.email,
+          name: users.name,
+          orgId: users.orgId,
+        })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+        .limit(1);
+      if (!row) return undefined;
+      if (now.getTime() - row.lastSeenAt.getTime() > policy.idleMs) return undefined;
+      if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+        await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.sessionId));
+      }
+      return { id: row.id, email: row.email, name: row.name, orgId: row.orgId, sessionId: row.sessionId };
+    },
+
+    async revoke(sessionId: string, now: Date): Promise<void> {
+      await db.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, sessionId));
+    },
+
+    async revokeAllOf(userId: string, now: Date): Promise<void> {
+      await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+    },
+  };
+}
+
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

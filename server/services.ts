@@ -1,0 +1,24 @@
+import type { Config } from './config.ts';
+import type { Database } from './db/connect.ts';
+import type { Mailer } from './mail/mailer.ts';
+import type { Storage } from './storage/storage.ts';
+
+/** What the app talks to; main.ts opens them, tests pass their own. */
+export interface Services {
+  db: Database;
+  storage: Storage;
+  /** Built from the configuration when not given. */
+  mailer?: Mailer;
+  /** The current time; tests move it instead of sleeping. */
+  clock?: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    storage: Storage;
+    mailer: Mailer;
+    clock: () => Date;
+  }
+}

@@ -1,0 +1,83 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
+
+/** Local-disk storage under `root`: temp file, fsync, rename, so a crash never leaves half an object. */
+export function createDiskStorage(root: string): Storage {
+  const tmpDir = path.join(root, '.tmp');
+  const fileOf = (key: string) => {
+    assertSafeKey(key);
+    return path.join(root, key);
+  };
+
+  return {
+    async put(key, body, options = {}) {
+      const target = fileOf(key);
+      await mkdir(path.dirname(target), { recursive: true });
+      await mkdir(tmpDir, { recursive: true });
+      const temp = path.join(tmpDir, randomUUID());
+      const hash = createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          if (options.limit !== undefined && size > options.limit) return done(new TooLargeError(options.limit));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      try {
+        await pipeline(body, meter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
+        const handle = await open(temp, 'r');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await rename(temp, target);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+      return { size, sha256: hash.digest('hex') };
+    },
+
+    async get(key, range) {
+      const file = fileOf(key);
+      await stat(file);
+      return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+    },
+
+    async stat(key) {
+      try {
+        const info = await stat(fileOf(key));
+        return { size: info.size, modified: info.mtime };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+    },
+
+    async delete(key) {
+      await rm(fileOf(key), { force: true });
+    },
+
+    async check() {
+      await mkdir(tmpDir, { recursive: true });
+      const probe = path.join(tmpDir, `health-${randomUUID()}`);
+      await writeFile(probe, 'ok');
+      await rm(probe, { force: true });
+    },
+  };
+}
+
+/** Reads a whole stream into one buffer; for small objects only (previews, metadata). */
+export async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

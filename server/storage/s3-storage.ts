@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  HeadBucketCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
+
+/**
+ * S3-compatible storage for `s3://bucket/prefix`. Credentials and region come from the usual `AWS_*`
+ * variables; `S3_ENDPOINT` points at MinIO, Ceph or another compatible service (path-style addressing).
+ * A multipart upload only becomes visible when complete, which gives the same atomicity as the disk store.
+ */
+export function createS3Storage(storageUrl: string, env: Record<string, string | undefined> = process.env): Storage {
+  const url = new URL(storageUrl);
+  const bucket = url.hostname;
+  const prefix = url.pathname.replace(/^\/+|\/+$/g, '');
+  const client = new S3Client({
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT, forcePathStyle: true } : {}),
+  });
+  const objectKey = (key: string) => {
+    assertSafeKey(key);
+    return prefix ? `${prefix}/${key}` : key;
+  };
+
+  return {
+    async put(key, body, options = {}) {
+      const hash = createHash('sha256');
+      let size = 0;
+      const meter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          size += chunk.length;
+          if (options.limit !== undefined && size > options.limit) return done(new TooLargeError(options.limit));
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      const passthrough = new PassThrough();
+      body.pipe(meter).pipe(passthrough);
+      const failed = new Promise<never>((_, reject) => {
+        body.once('error', reject);
+        meter.once('error', reject);
+      });
+      const upload = new Upload({ client, params: { Bucket: bucket, Key: objectKey(key), Body: passthrough } });
+      try {
+        await Promise.race([upload.done(), failed]);
+      } catch (error) {
+        await upload.abort().catch(() => undefined);
+        throw error;
+      }
+      return { size, sha256: hash.digest('hex') };
+    },
+
+    async get(key, range) {
+      const answer = await client.send(
+        new GetObjectCommand({
+          Bucket: bucket,
+          Key: objectKey(key),
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
+      return answer.Body as Readable;
+    },
+
+    async stat(key) {
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+        return { size: head.ContentLength ?? 0, modified: head.LastModified ?? new Date(0) };
+      } catch (error) {
+        if ((error as { name?: string }).name === 'NotFound') return undefined;
+        throw error;
+      }
+    },
+
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+    },
+
+    async check() {
+      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config.ts';
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(8787);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.uploadMaxBytes).toBe(2147483648);
+    expect(config.publicSiteUrl).toBe('http://127.0.0.1:8787');
+    expect(config.mailFrom).toBe('no-reply@localhost');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['STORAGE_URL', '/var/data'],
+    ['SMTP_URL', 'not a url'],
+    ['UPLOAD_MAX_BYTES', '-5'],
+    ['LLM_BASE_URL', 'ftp://model'],
+    ['REDIS_URL', 'http://redis'],
+    ['MAIL_FROM', 'nobody'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}:`));
+  });
+
+  it('strips trailing slashes from PUBLIC_SITE_URL and LLM_BASE_URL', () => {
+    const config = loadConfig({ PUBLIC_SITE_URL: 'https://qc.example.org/', LLM_BASE_URL: 'http://127.0.0.1:8000/' });
+    expect(config.publicSiteUrl).toBe('https://qc.example.org');
+    expect(config.llm?.baseUrl).toBe('http://127.0.0.1:8000');
+  });
+});
