@@ -1,0 +1,8 @@
+interface ImportMetaEnv {
+  readonly PUBLIC_API_BASE?: string;
+  readonly PUBLIC_ANALYTICS?: string;
+}
+
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}
