@@ -13,9 +13,12 @@ function newestMtime(entry: string): number {
   return newest;
 }
 
-/** Whether dist/ is missing or older than any source of the site. */
+/** Where the site is built: DIST_DIR, as the server reads it, else dist/. */
+const outDir = process.env.DIST_DIR ?? 'dist';
+
+/** Whether the built site is missing or older than any source of the site. */
 export function siteIsStale(): boolean {
-  const marker = path.join('dist', 'index.html');
+  const marker = path.join(outDir, 'index.html');
   if (!existsSync(marker)) return true;
   const built = statSync(marker).mtimeMs;
   return sourceRoots.some((root) => newestMtime(root) > built);
@@ -24,7 +27,7 @@ export function siteIsStale(): boolean {
 /** Runs `astro build` when the site is stale; exits the process if the build fails. */
 export function buildSiteIfStale(): void {
   if (!siteIsStale()) return;
-  console.log('Building the site (dist/ is missing or older than the sources)…');
-  const result = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit' });
+  console.log(`Building the site (${outDir}/ is missing or older than the sources)…`);
+  const result = spawnSync('npx', ['astro', 'build', '--outDir', outDir], { stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
