@@ -1,8 +1,7 @@
 import wretch, { type ConfiguredMiddleware, type WretchError } from 'wretch';
 import { $token, clearSession } from '../stores/session.ts';
 
-/** Where the browser sends API calls; same origin by default. */
-export const apiBase: string = import.meta.env.PUBLIC_API_BASE ?? '/api/v1';
+import { apiBase } from './api-base.ts';
 
 /** Default timeout of every API call. */
 export const API_TIMEOUT_MS = 10_000;

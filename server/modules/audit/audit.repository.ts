@@ -1,0 +1,28 @@
+import type { Database } from '../../db/connect.ts';
+import { auditEvents } from './audit.table.ts';
+
+/** One audit event; `detail` must never hold a password or a token. */
+export interface AuditEvent {
+  userId: string | null;
+  action: string;
+  ip: string | null;
+  detail?: Record<string, unknown>;
+  at?: Date;
+}
+
+/** Writes audit events (sign-in, uploads, shares…) to `audit_events`. */
+export function createAuditRepository({ db }: { db: Database }) {
+  return {
+    async record(event: AuditEvent): Promise<void> {
+      await db.insert(auditEvents).values({
+        userId: event.userId,
+        action: event.action,
+        ip: event.ip,
+        detail: event.detail ?? null,
+        ...(event.at ? { createdAt: event.at } : {}),
+      });
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;
