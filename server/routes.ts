@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import healthRoutes from './modules/health/health.routes.ts';
+import contactRoutes from './modules/contact/contact.routes.ts';
+import analyticsRoutes from './modules/analytics/analytics.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
+  await app.register(contactRoutes);
+  await app.register(analyticsRoutes);
 }
