@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { pageViewRequest } from '../../../contract/analytics.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { feedbackRequest, feedbackResponse } from '../../../contract/feedback.ts';
@@ -19,7 +20,14 @@ export default async function analyticsRoutes(app: FastifyInstance): Promise<voi
     '/analytics/page-views',
     {
       config: { rateLimit: pageViewLimit },
-      schema: { body: pageViewRequest, response: { 400: errorResponse, 429: errorResponse } },
+      schema: {
+        body: pageViewRequest,
+        response: {
+          204: z.null().describe('Counted (or ignored under Do Not Track)'),
+          400: errorResponse,
+          429: errorResponse,
+        },
+      },
     },
     async (request, reply) => {
       // Browsers asking not to be tracked are answered as usual but not counted.
@@ -30,7 +38,7 @@ export default async function analyticsRoutes(app: FastifyInstance): Promise<voi
           at: app.clock(),
         });
       }
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
