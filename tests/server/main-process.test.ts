@@ -6,6 +6,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/connect.ts';
+import { contactMessages } from '../../server/modules/contact/contact.table.ts';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -76,8 +77,8 @@ describe('the server process', () => {
     expect(await second.exited).toBe(0);
 
     const again = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
-    const rows = await again.db.execute<{ message: string }>(sql`select message from contact_messages`);
+    const rows = await again.db.select({ message: contactMessages.message }).from(contactMessages);
     await again.close();
-    expect(rows.rows.map((r) => r.message)).toEqual(['kept']);
+    expect(rows.map((r) => r.message)).toEqual(['kept']);
   }, 60_000);
 });
