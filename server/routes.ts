@@ -2,10 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import healthRoutes from './modules/health/health.routes.ts';
 import contactRoutes from './modules/contact/contact.routes.ts';
 import analyticsRoutes from './modules/analytics/analytics.routes.ts';
+import authRoutes from './modules/auth/auth.routes.ts';
+import profileRoutes from './modules/profile/profile.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(contactRoutes);
   await app.register(analyticsRoutes);
+  await app.register(authRoutes);
+  await app.register(profileRoutes);
 }

@@ -1,0 +1,51 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MailMessage } from '../../mail/mailer.ts';
+import { createAuditRepository } from '../audit/audit.repository.ts';
+import { createAuthLimits } from './auth.limits.ts';
+import { createAuthTokensRepository } from './auth-tokens.repository.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { createUsersRepository } from './users.repository.ts';
+
+/** Everything the account routes share: repositories, limits, audit, mail and the timing-safe password check. */
+export function createAuthContext(app: FastifyInstance) {
+  const audit = createAuditRepository({ db: app.db });
+  // Unknown e-mails are checked against this hash so that they cost as much time as known ones.
+  let dummyHash: Promise<string> | undefined;
+  const pendingMail = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...pendingMail]);
+  });
+
+  return {
+    users: createUsersRepository({ db: app.db }),
+    tokens: createAuthTokensRepository({ db: app.db }),
+    limits: createAuthLimits(app),
+    siteUrl: app.config.publicSiteUrl,
+
+    /** Checks a password against the user's hash, or a dummy hash when there is no such user. */
+    async passwordMatches(passwordHash: string | undefined, password: string): Promise<boolean> {
+      dummyHash ??= hashPassword('dummy password that matches nothing');
+      const matches = await verifyPassword(passwordHash ?? (await dummyHash), password);
+      return passwordHash !== undefined && matches;
+    },
+
+    /** Records an audit event for the request's IP; never pass a password or a token in `detail`. */
+    async record(request: FastifyRequest, action: string, userId: string | null, detail?: Record<string, unknown>) {
+      await audit.record({ userId, action, ip: request.ip, detail, at: app.clock() });
+    },
+
+    /**
+     * Sends the mail after the answer: the answer then takes as long whether or not the address has an
+     * account (no enumeration by timing), and a mail outage never fails a request. Close waits for it.
+     */
+    sendLater(request: FastifyRequest, message: MailMessage): void {
+      const sending = app.mailer
+        .send(message)
+        .catch((error: unknown) => request.log.error({ err: error, subject: message.subject }, 'mail not sent'))
+        .finally(() => pendingMail.delete(sending));
+      pendingMail.add(sending);
+    },
+  };
+}
+
+export type AuthContext = ReturnType<typeof createAuthContext>;

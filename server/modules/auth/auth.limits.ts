@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { normalizeEmail } from '../../../contract/auth.ts';
+import { tooManyRequests } from '../../http-errors.ts';
+
+/**
+ * The limits of the account routes. Only failed sign-ins count against the sign-in limits, so people
+ * (and the browser tests, all from 127.0.0.1) who sign in correctly are never slowed down.
+ */
+export const AUTH_LIMITS = {
+  /** Wrong passwords for one account from one address: guessing one password. */
+  failuresPerAccountAndIp: { max: 10, timeWindow: 15 * 60_000 },
+  /** Wrong passwords from one address over all accounts: password spraying. */
+  failuresPerIp: { max: 100, timeWindow: 15 * 60_000 },
+  /** Mails asked for one address: no one's inbox can be flooded through us. */
+  mailsPerAddress: { max: 5, timeWindow: 60 * 60_000 },
+  /** Mails asked from one IP over all addresses. */
+  mailsPerIp: { max: 50, timeWindow: 60 * 60_000 },
+  /** Token checks (verify, validate, reset) from one IP. */
+  tokenChecksPerIp: { max: 60, timeWindow: 60_000 },
+} as const;
+
+const emailOf = (request: FastifyRequest) => normalizeEmail(String((request.body as { email?: unknown })?.email ?? ''));
+
+/** "1 minute", "15 minutes": the wait a 429 announces. */
+function minutes(ms: number): string {
+  const count = Math.max(1, Math.ceil(ms / 60_000));
+  return count === 1 ? '1 minute' : `${count} minutes`;
+}
+
+/** The counters of the account routes, on the app's rate-limit store (Redis when REDIS_URL is set). */
+export function createAuthLimits(app: FastifyInstance) {
+  const limiter = (name: string, limit: { max: number; timeWindow: number }, key: (r: FastifyRequest) => string) =>
+    app.createRateLimit({ ...limit, keyGenerator: (request) => `auth-${name}:${key(request)}` });
+  const failuresAccount = limiter('fail-acct', AUTH_LIMITS.failuresPerAccountAndIp, (r) => `${r.ip}|${emailOf(r)}`);
+  const failuresIp = limiter('fail-ip', AUTH_LIMITS.failuresPerIp, (r) => r.ip);
+  const mailsAddress = limiter('mail-addr', AUTH_LIMITS.mailsPerAddress, emailOf);
+  const mailsIp = limiter('mail-ip', AUTH_LIMITS.mailsPerIp, (r) => r.ip);
+  const tokenChecks = limiter('token-ip', AUTH_LIMITS.tokenChecksPerIp, (r) => r.ip);
+
+  return {
+    /** Refuses a sign-in with 429 once either failure counter is full; counts nothing itself. */
+    async checkSignIn(request: FastifyRequest): Promise<void> {
+      for (const check of [failuresAccount, failuresIp]) {
+        const state = await check(request, { increment: false });
+        if (state.isAllowed || state.remaining > 0) continue;
+        throw tooManyRequests(
+          `Too many failed sign-in attempts. Try again in ${minutes(state.ttl)} or reset your password.`,
+        );
+      }
+    },
+
+    /** Counts one failed sign-in against both failure counters. */
+    async countFailure(request: FastifyRequest): Promise<void> {
+      await failuresAccount(request);
+      await failuresIp(request);
+    },
+
+    /** Counts a mail-sending request and refuses it with 429 past the per-address or per-IP limit. */
+    async checkMail(request: FastifyRequest): Promise<void> {
+      for (const check of [mailsIp, mailsAddress]) {
+        const state = await check(request);
+        if (!state.isAllowed && state.isExceeded) {
+          throw tooManyRequests(`Too many e-mails requested. Try again in ${minutes(state.ttl)}.`);
+        }
+      }
+    },
+
+    /** Counts a token check and refuses it with 429 past the per-IP limit. */
+    async checkToken(request: FastifyRequest): Promise<void> {
+      const state = await tokenChecks(request);
+      if (!state.isAllowed && state.isExceeded)
+        throw tooManyRequests(`Too many attempts. Try again in ${minutes(state.ttl)}.`);
+    },
+  };
+}
+
+export type AuthLimits = ReturnType<typeof createAuthLimits>;
