@@ -4,6 +4,8 @@ import contactRoutes from './modules/contact/contact.routes.ts';
 import analyticsRoutes from './modules/analytics/analytics.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import profileRoutes from './modules/profile/profile.routes.ts';
+import uploadsRoutes from './modules/uploads/uploads.routes.ts';
+import metricsRoutes from './modules/metrics/metrics.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -12,4 +14,6 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(analyticsRoutes);
   await app.register(authRoutes);
   await app.register(profileRoutes);
+  await app.register(uploadsRoutes);
+  await app.register(metricsRoutes);
 }

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** One stored image as listed to its owner (SPEC §3, Upload item). */
+export const uploadItem = z.object({
+  stored_filename: z.string().describe('Server-made name, also the key of every per-file route'),
+  original_name_guess: z.string().describe("The client's file name without any path; display only"),
+  extension: z.string().describe('Lower-case extension with its leading dot, such as ".nii.gz"'),
+  size_bytes: z.number().int().nonnegative().describe('Size of the stored file in bytes'),
+  modified: z.number().int().describe('When it was uploaded, in epoch seconds'),
+  url: z.string().describe('Path of the file itself; needs the bearer token'),
+});
+export type UploadItem = z.infer<typeof uploadItem>;
+
+/** Answer of GET /uploads: the caller's items, newest first. */
+export const uploadList = z.array(uploadItem).describe("The caller's uploads, newest first");
+
+/** Path parameter naming one upload. */
+export const storedFilenameParams = z.object({
+  // Any text: a name that was never issued is simply not found (404), like someone else's.
+  stored_filename: z.string().max(300).describe('The stored_filename of an upload'),
+});
+
+/** Answer of POST /uploads/{stored_filename}/share-links. */
+export const shareLinkResponse = z.object({
+  url: z.string().describe('Absolute link to this one file, usable without a bearer token until it expires'),
+  expires_at: z.string().describe('ISO 8601 moment after which the link stops working'),
+});
+export type ShareLinkResponse = z.infer<typeof shareLinkResponse>;
+
+/** Path parameter of GET /shared/{token}. */
+export const shareTokenParams = z.object({
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{20,128}$/, 'Unknown link')
+    .describe('The secret of a share link'),
+});
+
+/** How long a share link works: 24 hours. */
+export const SHARE_LINK_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,78 @@
+import { pipeline } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
+import type { Storage } from '../../storage/storage.ts';
+import { TooLargeError } from '../../storage/storage.ts';
+import { fileTypeOf, signatureCheck, SUPPORTED_EXTENSIONS, type FileType } from './file-types.ts';
+import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
+import { uploadStorageKey } from './uploads.repository.ts';
+
+/** A file written to storage, not yet recorded in the database. */
+export interface ReceivedFile {
+  storedFilename: string;
+  originalName: string;
+  type: FileType;
+  size: number;
+  sha256: string;
+}
+
+const ONE_FILE = 'Send exactly one file in the "file" field';
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+}
+
+/** Streams the one file part to storage through the signature check; nothing is buffered whole. */
+async function storePart(part: MultipartFile, storage: Storage, limit: number): Promise<ReceivedFile> {
+  const originalName = cleanOriginalName(part.filename ?? '');
+  const type = fileTypeOf(originalName);
+  if (!type) {
+    part.file.resume();
+    throw unsupportedType(`This file type is not supported. Supported types: ${SUPPORTED_EXTENSIONS.join(', ')}`);
+  }
+  const storedFilename = newStoredFilename(type.extension);
+  const body = pipeline(part.file, signatureCheck(type), () => undefined);
+  try {
+    const { size, sha256 } = await storage.put(uploadStorageKey(storedFilename), body, { limit });
+    return { storedFilename, originalName, type, size, sha256 };
+  } catch (error) {
+    if (error instanceof TooLargeError) throw tooLarge(`This file is larger than the ${mebibytes(limit)} limit`);
+    throw error;
+  }
+}
+
+/**
+ * Reads a multipart request holding exactly one part named `file` and stores it. Refuses (and removes
+ * anything stored) a missing or second file, an empty file, an unsupported or mislabelled type, or a
+ * file over `limit` bytes.
+ */
+export async function receiveUpload(request: FastifyRequest, storage: Storage, limit: number): Promise<ReceivedFile> {
+  if (!request.isMultipart()) throw badRequest(`${ONE_FILE} of a multipart/form-data request`);
+  let received: ReceivedFile | undefined;
+  let extraFile = false;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (received || part.fieldname !== 'file') {
+        extraFile = true;
+        part.file.resume();
+        continue;
+      }
+      received = await storePart(part, storage, limit);
+    }
+  } catch (error) {
+    if (received) await storage.delete(uploadStorageKey(received.storedFilename));
+    if (error instanceof HttpError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw badRequest(ONE_FILE);
+    if (code?.startsWith('FST_')) throw badRequest('The upload could not be read');
+    throw error;
+  }
+  if (received && (extraFile || received.size === 0)) {
+    await storage.delete(uploadStorageKey(received.storedFilename));
+    throw badRequest(extraFile ? ONE_FILE : 'The file is empty');
+  }
+  if (!received) throw badRequest(ONE_FILE);
+  return received;
+}

@@ -1,0 +1,98 @@
+import { and, desc, eq, gt } from 'drizzle-orm';
+import type { UploadItem } from '../../../contract/uploads.ts';
+import type { Database } from '../../db/connect.ts';
+import { notFound } from '../../http-errors.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
+import { shareLinks, uploads } from './uploads.table.ts';
+
+/** A row of `uploads`. */
+export type UploadRow = typeof uploads.$inferSelect;
+/** What a new upload needs; the database fills id and created_at. */
+export type NewUpload = typeof uploads.$inferInsert;
+
+/** Where the bytes of an upload live in the object store. */
+export function uploadStorageKey(storedFilename: string): string {
+  return `originals/${storedFilename}`;
+}
+
+/** The API path of an upload's bytes, as listed in `url`. */
+export function uploadUrl(storedFilename: string): string {
+  return `/api/v1/uploads/${storedFilename}`;
+}
+
+/** An upload row as the API lists it (SPEC §3). */
+export function toUploadItem(
+  row: Pick<UploadRow, 'storedFilename' | 'originalName' | 'extension' | 'sizeBytes' | 'createdAt'>,
+): UploadItem {
+  return {
+    stored_filename: row.storedFilename,
+    original_name_guess: row.originalName,
+    extension: row.extension,
+    size_bytes: row.sizeBytes,
+    modified: Math.floor(row.createdAt.getTime() / 1000),
+    url: uploadUrl(row.storedFilename),
+  };
+}
+
+/** Uploads and their share links; every read is scoped to an owner. */
+export function createUploadsRepository({ db }: { db: Database }) {
+  return {
+    /** Records a stored upload. */
+    async insert(values: NewUpload): Promise<UploadRow> {
+      const [row] = await db.insert(uploads).values(values).returning();
+      return row!;
+    },
+
+    /** The owner's uploads as list items, newest first. */
+    async listForOwner(ownerId: string): Promise<UploadItem[]> {
+      const rows = await db
+        .select({
+          storedFilename: uploads.storedFilename,
+          originalName: uploads.originalName,
+          extension: uploads.extension,
+          sizeBytes: uploads.sizeBytes,
+          createdAt: uploads.createdAt,
+        })
+        .from(uploads)
+        .where(eq(uploads.ownerId, ownerId))
+        .orderBy(desc(uploads.createdAt), desc(uploads.id));
+      return rows.map(toUploadItem);
+    },
+
+    /** The owner's upload of that stored name; 404 when it is unknown or someone else's. */
+    async findForOwner(ownerId: string, storedFilename: string): Promise<UploadRow> {
+      const [row] = await db
+        .select()
+        .from(uploads)
+        .where(and(eq(uploads.ownerId, ownerId), eq(uploads.storedFilename, storedFilename)))
+        .limit(1);
+      if (!row) throw notFound('Image not found');
+      return row;
+    },
+
+    /** Removes the row (its share links and QC results go with it). */
+    async delete(id: string): Promise<void> {
+      await db.delete(uploads).where(eq(uploads.id, id));
+    },
+
+    /** Makes a share link for one upload and returns its secret, stored only hashed. */
+    async createShareLink(uploadId: string, expiresAt: Date, now: Date): Promise<string> {
+      const token = newToken();
+      await db.insert(shareLinks).values({ uploadId, tokenHash: hashToken(token), expiresAt, createdAt: now });
+      return token;
+    },
+
+    /** The upload a live share token stands for, or undefined when unknown or expired. */
+    async findByShareToken(token: string, now: Date): Promise<UploadRow | undefined> {
+      const [row] = await db
+        .select({ upload: uploads })
+        .from(shareLinks)
+        .innerJoin(uploads, eq(uploads.id, shareLinks.uploadId))
+        .where(and(eq(shareLinks.tokenHash, hashToken(token)), gt(shareLinks.expiresAt, now)))
+        .limit(1);
+      return row?.upload;
+    },
+  };
+}
+
+export type UploadsRepository = ReturnType<typeof createUploadsRepository>;

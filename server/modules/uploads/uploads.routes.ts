@@ -1,0 +1,143 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponse } from '../../../contract/errors.ts';
+import {
+  SHARE_LINK_TTL_MS,
+  shareLinkResponse,
+  shareTokenParams,
+  storedFilenameParams,
+  uploadItem,
+  uploadList,
+} from '../../../contract/uploads.ts';
+import { notFound } from '../../http-errors.ts';
+import { currentUser } from '../../plugins/auth-guard.ts';
+import { createAuditRepository } from '../audit/audit.repository.ts';
+import { sendUpload } from './file-delivery.ts';
+import { receiveUpload } from './upload-receiver.ts';
+import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
+
+const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413: errorResponse, 415: errorResponse };
+
+/** The image library: upload, list, download, delete and share one's own images. */
+export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = createUploadsRepository({ db: app.db });
+  const audit = createAuditRepository({ db: app.db });
+  const limit = app.config.uploadMaxBytes;
+  await app.register(multipart, {
+    // The storage layer enforces the real limit (and removes the partial file); this only stops busboy first.
+    limits: { fileSize: limit + 1, files: 2, fields: 20, parts: 30, fieldSize: 64 * 1024, headerPairs: 100 },
+  });
+  const guarded = { preHandler: app.authenticate };
+
+  app.post('/uploads', { ...guarded, schema: { response: { 201: uploadItem, ...errors } } }, async (request, reply) => {
+    const user = currentUser(request);
+    const file = await receiveUpload(request, app.storage, limit);
+    const row = await repo.insert({
+      ownerId: user.id,
+      storedFilename: file.storedFilename,
+      originalName: file.originalName,
+      extension: file.type.extension,
+      sizeBytes: file.size,
+      sha256: file.sha256,
+      contentType: file.type.contentType,
+      format: file.type.format,
+      createdAt: app.clock(),
+    });
+    await audit.record({
+      userId: user.id,
+      action: 'upload.create',
+      ip: request.ip,
+      detail: { stored_filename: row.storedFilename, size_bytes: row.sizeBytes, sha256: row.sha256 },
+    });
+    return reply.code(201).send(toUploadItem(row));
+  });
+
+  app.get('/uploads', { ...guarded, schema: { response: { 200: uploadList, 401: errorResponse } } }, async (request) =>
+    repo.listForOwner(currentUser(request).id),
+  );
+
+  app.get(
+    '/uploads/:stored_filename',
+    { ...guarded, schema: { params: storedFilenameParams, response: { 404: errorResponse, 416: errorResponse } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      if (!request.headers.range) {
+        await audit.record({
+          userId: user.id,
+          action: 'upload.download',
+          ip: request.ip,
+          detail: { stored_filename: upload.storedFilename },
+        });
+      }
+      return sendUpload(reply, app.storage, upload, request.headers.range);
+    },
+  );
+
+  app.delete(
+    '/uploads/:stored_filename',
+    { ...guarded, schema: { params: storedFilenameParams, response: { 204: z.null(), 404: errorResponse } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      await repo.delete(upload.id);
+      await app.storage.delete(uploadStorageKey(upload.storedFilename));
+      await audit.record({
+        userId: user.id,
+        action: 'upload.delete',
+        ip: request.ip,
+        detail: { stored_filename: upload.storedFilename },
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/uploads/:stored_filename/share-links',
+    {
+      ...guarded,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: { params: storedFilenameParams, response: { 201: shareLinkResponse, 404: errorResponse } },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      const now = app.clock();
+      const expiresAt = new Date(now.getTime() + SHARE_LINK_TTL_MS);
+      const token = await repo.createShareLink(upload.id, expiresAt, now);
+      await audit.record({
+        userId: user.id,
+        action: 'share_link.create',
+        ip: request.ip,
+        detail: { stored_filename: upload.storedFilename, expires_at: expiresAt.toISOString() },
+      });
+      const url = `${app.config.publicSiteUrl}/api/v1/shared/${token}`;
+      return reply.code(201).send({ url, expires_at: expiresAt.toISOString() });
+    },
+  );
+
+  app.get(
+    '/shared/:token',
+    {
+      // Unthrottled, a wrong-token 404 would let anyone probe for live links.
+      config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+      schema: { params: shareTokenParams, response: { 404: errorResponse, 416: errorResponse } },
+    },
+    async (request, reply) => {
+      const upload = await repo.findByShareToken(request.params.token, app.clock());
+      if (!upload) throw notFound('This link is invalid or has expired');
+      if (!request.headers.range) {
+        await audit.record({
+          userId: null,
+          action: 'share_link.download',
+          ip: request.ip,
+          detail: { stored_filename: upload.storedFilename, owner_id: upload.ownerId },
+        });
+      }
+      return sendUpload(reply, app.storage, upload, request.headers.range);
+    },
+  );
+}

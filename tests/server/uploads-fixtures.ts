@@ -1,0 +1,69 @@
+import { gzipSync } from 'node:zlib';
+import sharp from 'sharp';
+import type { TestApp } from './helpers/test-app.ts';
+import type { TestUser } from './helpers/users.ts';
+
+/** One part of a multipart body. */
+export interface Part {
+  field: string;
+  filename?: string;
+  content: Buffer | string;
+  contentType?: string;
+}
+
+/** A multipart/form-data body made by hand, so tests control every part (names, count, order). */
+export function multipartBody(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----lumenqc${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.field}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
+    const type =
+      part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`));
+    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** A real 8×8 grey PNG. */
+export async function pngBytes(): Promise<Buffer> {
+  return sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 120, g: 120, b: 120 } } })
+    .png()
+    .toBuffer();
+}
+
+/** A minimal NIfTI-1 header (magic "n+1\0" at 344) followed by a few voxels. */
+export function niftiBytes(): Buffer {
+  const header = Buffer.alloc(352);
+  header.writeInt32LE(348, 0);
+  header.write('n+1\0', 344, 'latin1');
+  return Buffer.concat([header, Buffer.alloc(64, 7)]);
+}
+
+/** A gzip-compressed NIfTI-1 file, as .nii.gz. */
+export function niftiGzBytes(): Buffer {
+  return gzipSync(niftiBytes());
+}
+
+/** A Part-10 DICOM prefix: 128-byte preamble and "DICM". */
+export function dicomBytes(): Buffer {
+  return Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), Buffer.alloc(200, 1)]);
+}
+
+/** The first bytes of a Windows executable. */
+export function executableBytes(): Buffer {
+  return Buffer.concat([Buffer.from('MZ\x90\x00', 'latin1'), Buffer.alloc(400, 0)]);
+}
+
+/** POSTs one file to /uploads as `user`. */
+export async function uploadFile(t: TestApp, user: TestUser, filename: string, content: Buffer) {
+  const body = multipartBody([{ field: 'file', filename, content }]);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/uploads',
+    headers: { ...user.auth, ...body.headers },
+    payload: body.payload,
+  });
+}
