@@ -1,0 +1,127 @@
+import { useState, type SubmitEvent } from 'react';
+import { AuthError, requestPasswordReset, signIn } from '../../stores/auth.ts';
+import { PasswordField, TextField } from './fields.tsx';
+import { FormMessage } from './FormMessage.tsx';
+import { useFocusOn } from './use-focus-on.ts';
+import './auth.css';
+
+type Mode = 'login' | 'forgot';
+type Outcome = { kind: 'error' | 'success'; message: string } | undefined;
+
+const messageOf = (error: unknown) => (error instanceof AuthError ? error.message : 'Login failed. Try again.');
+
+/** The sign-in screen with its forgot-password mode (SPEC §2); Back returns to sign-in. */
+export default function LoginForm() {
+  const [mode, setMode] = useState<Mode>('login');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>();
+  const messageRef = useFocusOn<HTMLParagraphElement>(outcome);
+  const headingRef = useFocusOn<HTMLHeadingElement>(mode === 'forgot' ? mode : undefined);
+
+  function switchMode(next: Mode) {
+    setMode(next);
+    setOutcome(undefined);
+  }
+
+  async function onSignIn(event: SubmitEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(undefined);
+    try {
+      await signIn(email.trim(), password);
+      window.location.assign('/dashboard');
+    } catch (error) {
+      setOutcome({ kind: 'error', message: messageOf(error) });
+      setBusy(false);
+    }
+  }
+
+  async function onForgot(event: SubmitEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(undefined);
+    try {
+      setOutcome({ kind: 'success', message: await requestPasswordReset(email.trim()) });
+    } catch (error) {
+      setOutcome({ kind: 'error', message: messageOf(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const errorId = outcome?.kind === 'error' ? 'login-message' : undefined;
+  const message = (
+    <FormMessage id="login-message" kind={outcome?.kind ?? 'error'} message={outcome?.message} ref={messageRef} />
+  );
+
+  if (mode === 'forgot') {
+    return (
+      <section className="auth-card" aria-labelledby="login-heading">
+        <h1 id="login-heading" ref={headingRef} tabIndex={-1}>
+          Forgot password
+        </h1>
+        <p className="lead">Enter the e-mail address of your account and we will send you a link to reset it.</p>
+        <form onSubmit={onForgot} aria-busy={busy}>
+          <TextField
+            id="forgot-email"
+            label="Email"
+            type="email"
+            value={email}
+            onChange={setEmail}
+            autoComplete="email"
+            errorId={errorId}
+          />
+          {message}
+          <button className="auth-button" type="submit" disabled={busy}>
+            {busy ? 'Sending...' : 'Send reset link'}
+          </button>
+        </form>
+        <div className="auth-actions">
+          <button type="button" className="auth-button secondary" onClick={() => switchMode('login')}>
+            Back
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section className="auth-card" aria-labelledby="login-heading">
+      <h1 id="login-heading">Sign in</h1>
+      <p className="lead">Welcome back. Sign in to upload, check and discuss your images.</p>
+      <form onSubmit={onSignIn} aria-busy={busy}>
+        <TextField
+          id="login-email"
+          label="Email"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="email"
+          errorId={errorId}
+        />
+        <PasswordField
+          id="login-password"
+          label="Password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          errorId={errorId}
+        />
+        {message}
+        <button className="auth-button" type="submit" disabled={busy}>
+          {busy ? 'Signing in...' : 'Sign In'}
+        </button>
+      </form>
+      <p className="auth-footer">
+        <button type="button" className="link-button" onClick={() => switchMode('forgot')}>
+          Forgot password?
+        </button>
+      </p>
+      <p className="auth-footer">
+        No account yet? <a href="/register">Create one</a>
+      </p>
+    </section>
+  );
+}
