@@ -1,0 +1,60 @@
+import { atom, computed } from 'nanostores';
+import type { UploadItem } from '../../contract/uploads.ts';
+import { api, errorMessage } from '../lib/api.ts';
+import { filterImages } from '../lib/image-search.ts';
+
+/** The image library as last loaded. */
+export interface ImagesState {
+  items: UploadItem[];
+  loading: boolean;
+  loaded: boolean;
+  error: string | undefined;
+}
+
+/** The signed-in user's images. */
+export const $images = atom<ImagesState>({ items: [], loading: false, loaded: false, error: undefined });
+
+/** The search box's text. */
+export const $imageSearch = atom('');
+
+/** The images matching the search, newest first. */
+export const $visibleImages = computed([$images, $imageSearch], (state, query) => filterImages(state.items, query));
+
+/**
+ * The path of an item's `url` relative to the API base, so the one client adds its base and token.
+ * @example apiPathOf('/api/v1/uploads/a.png') // '/uploads/a.png'
+ */
+export function apiPathOf(url: string): string {
+  return url.replace(/^(https?:\/\/[^/]+)?\/api\/v1/, '');
+}
+
+/** Loads (or reloads) the list; errors show the server's detail or 'Failed to load images'. */
+export async function loadImages(): Promise<void> {
+  $images.set({ ...$images.get(), loading: true, error: undefined });
+  try {
+    const items = await api.get('/uploads').json<UploadItem[]>();
+    $images.set({ items, loading: false, loaded: true, error: undefined });
+  } catch (error) {
+    $images.set({
+      ...$images.get(),
+      loading: false,
+      loaded: true,
+      error: errorMessage(error, 'Failed to load images'),
+    });
+  }
+}
+
+/** Deletes one image and reloads the list; resolves to an error message, or undefined on success. */
+export async function deleteImage(item: UploadItem): Promise<string | undefined> {
+  try {
+    await api.delete(apiPathOf(item.url)).res();
+    $images.set({
+      ...$images.get(),
+      items: $images.get().items.filter((i) => i.stored_filename !== item.stored_filename),
+    });
+    void loadImages();
+    return undefined;
+  } catch (error) {
+    return errorMessage(error, 'Delete failed');
+  }
+}
