@@ -97,6 +97,10 @@ function spanOf(chain: Chain): PdbSpan {
   };
 }
 
+// A cyclic permutation of the axes is a rotation: chains built along z then run across the screen of
+// 3Dmol.js's default camera (which looks down z) instead of pointing at it.
+const acrossScreen = ([x, y, z]: Vec3): Vec3 => [z, x, y];
+
 function pdbFile(title: string, chains: Chain[]): string {
   const lines = [
     `HEADER    DE NOVO PROTEIN                         21-NOV-26   LQC1`.padEnd(80),
@@ -108,7 +112,9 @@ function pdbFile(title: string, chains: Chain[]): string {
   strands.forEach((c, i) => lines.push(formatSheet(i + 1, 'A', strands.length, spanOf(c), i === 0 ? 0 : -1)));
   let serial = 1;
   for (const chain of chains) {
-    for (const atom of chain.atoms) lines.push(formatAtom({ ...atom, serial: serial++, chainId: chain.id }));
+    for (const atom of chain.atoms) {
+      lines.push(formatAtom({ ...atom, position: acrossScreen(atom.position), serial: serial++, chainId: chain.id }));
+    }
     const last = chain.atoms[chain.atoms.length - 1]!;
     lines.push(formatTer(serial++, last.residueName, chain.id, last.residueNumber));
   }
@@ -118,12 +124,12 @@ function pdbFile(title: string, chains: Chain[]): string {
 
 const proteins: Record<string, string> = {
   protein_001: (() => {
-    const c = placeChain('C', 'strand', 'GAGAGSGA', 5.1, -20, false);
+    const c = placeChain('C', 'strand', 'GAGAGSGA', 30, 0, false);
     return pdbFile('HELIX-SHEET ASSEMBLY: TWO ALPHA-HELICES AND A TWO-STRANDED ANTIPARALLEL SHEET', [
       placeChain('A', 'helix', 'SAEELLKKLAELLKKLAG', 0, 0, false),
       placeChain('B', 'helix', 'SKELAEKLVELAKKLEEG', 15, 0, true),
       c,
-      besideStrand(c, 'D', 'AGSGAGAG', 5.1, -20, true),
+      besideStrand(c, 'D', 'AGSGAGAG', 30, 0, true),
     ]);
   })(),
   protein_002: pdbFile('THREE-HELIX BUNDLE OF IDEAL ALPHA-HELICES', [

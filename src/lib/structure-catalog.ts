@@ -73,3 +73,24 @@ export function relatedStructures(entry: Pick<StructureEntry, 'id' | 'type'>): S
   const others = STRUCTURES.filter((s) => s.id !== entry.id);
   return [...others.filter((s) => s.type === entry.type), ...others.filter((s) => s.type !== entry.type)];
 }
+
+/**
+ * The shareable address of a model.
+ * @example modelViewerLink('https://lumenqc.example', 'protein_002', 'protein')
+ * // "https://lumenqc.example/dashboard/model-viewer?id=protein_002&type=protein"
+ */
+export function modelViewerLink(origin: string, id: string, type: string): string {
+  return `${origin}/dashboard/model-viewer?${new URLSearchParams({ id, type })}`;
+}
+
+/**
+ * The id and type an address asks for, with the defaults of SPEC §2 for any left out.
+ * @example modelFromQuery('?id=molecule_001&type=molecule') // { id: 'molecule_001', type: 'molecule' }
+ */
+export function modelFromQuery(search: string): { id: string; type: string } {
+  const params = new URLSearchParams(search);
+  const id = params.get('id') || DEFAULT_MODEL.id;
+  // An address with an id alone still opens that model, whatever its type.
+  const type = params.get('type') || STRUCTURES.find((s) => s.id === id)?.type || DEFAULT_MODEL.type;
+  return { id, type };
+}
