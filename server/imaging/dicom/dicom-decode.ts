@@ -1,0 +1,121 @@
+import { integerRange, UndecodableImageError, type ImageVolume } from '../volume.ts';
+import { numberValue, parseDicom, stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
+import { readFrame, type FrameBytes, type PixelLayout } from './dicom-pixels.ts';
+import { transferSyntax } from './transfer-syntax.ts';
+
+function layoutOf(dataSet: DicomDataSet): PixelLayout {
+  const layout = {
+    rows: ushortValue(dataSet, 'x00280010', 0),
+    columns: ushortValue(dataSet, 'x00280011', 0),
+    frames: Math.max(1, Math.round(numberValue(dataSet, 'x00280008', 1))),
+    samplesPerPixel: ushortValue(dataSet, 'x00280002', 1),
+    bitsAllocated: ushortValue(dataSet, 'x00280100', 16),
+    planarConfiguration: ushortValue(dataSet, 'x00280006', 0),
+  };
+  if (!layout.rows || !layout.columns)
+    throw new UndecodableImageError('This DICOM file has no image (Rows or Columns missing).');
+  if (![8, 16, 32].includes(layout.bitsAllocated)) {
+    throw new UndecodableImageError(`DICOM pixel data with ${layout.bitsAllocated} bits allocated is not supported.`);
+  }
+  return layout;
+}
+
+/** Describes the slice plane from Image Orientation (Patient): the axis its normal points along. */
+export function orientationLabel(cosines: number[]): string | undefined {
+  if (cosines.length !== 6 || cosines.some((c) => !Number.isFinite(c))) return undefined;
+  const [a, b, c, d, e, f] = cosines as [number, number, number, number, number, number];
+  const normal = [b * f - c * e, c * d - a * f, a * e - b * d].map(Math.abs);
+  const plane = ['sagittal', 'coronal', 'axial'][normal.indexOf(Math.max(...normal))];
+  return `${plane} (${cosines.map((v) => Number(v.toFixed(4))).join('\\')})`;
+}
+
+// Turns stored samples into real values: sign from Bits Stored, then slope and intercept.
+function writeSamples(
+  out: Float32Array,
+  at: number,
+  frame: FrameBytes,
+  count: number,
+  bits: number,
+  signed: boolean,
+  bitsStored: number,
+  slope: number,
+  intercept: number,
+) {
+  const view = new DataView(frame.bytes.buffer, frame.bytes.byteOffset, frame.bytes.byteLength);
+  const little = !frame.bigEndian;
+  const shift = 32 - bitsStored;
+  for (let i = 0; i < count; i++) {
+    let v = bits === 8 ? view.getUint8(i) : bits === 16 ? view.getUint16(i * 2, little) : view.getUint32(i * 4, little);
+    if (bitsStored < bits) v &= 2 ** bitsStored - 1;
+    if (signed) v = (v << shift) >> shift;
+    out[at + i] = v * slope + intercept;
+  }
+}
+
+// Colour planes stored one after another (Planar Configuration 1) become interleaved RGB.
+function interleave(values: Float32Array, at: number, pixels: number) {
+  const planes = values.slice(at, at + pixels * 3);
+  for (let p = 0; p < pixels; p++) for (let c = 0; c < 3; c++) values[at + p * 3 + c] = planes[c * pixels + p]!;
+}
+
+function ybrToRgb(values: Float32Array, at: number, pixels: number) {
+  for (let p = at; p < at + pixels * 3; p += 3) {
+    const y = values[p]!,
+      cb = values[p + 1]! - 128,
+      cr = values[p + 2]! - 128;
+    values[p] = y + 1.402 * cr;
+    values[p + 1] = y - 0.344136 * cb - 0.714136 * cr;
+    values[p + 2] = y + 1.772 * cb;
+  }
+}
+
+/** Decodes a DICOM file (any transfer syntax with a codec, any frame count) into a volume. */
+export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
+  const dataSet = parseDicom(bytes);
+  const syntax = transferSyntax(stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2');
+  const layout = layoutOf(dataSet);
+  const photometric = stringValue(dataSet, 'x00280004') ?? (layout.samplesPerPixel === 3 ? 'RGB' : 'MONOCHROME2');
+  if (photometric === 'PALETTE COLOR')
+    throw new UndecodableImageError('DICOM images in PALETTE COLOR are not supported.');
+  const channels = layout.samplesPerPixel === 3 ? 3 : 1;
+  const signed = ushortValue(dataSet, 'x00280103', 0) === 1;
+  const bitsStored = ushortValue(dataSet, 'x00280101', layout.bitsAllocated);
+  const slope = numberValue(dataSet, 'x00281053', 1) || 1;
+  const intercept = numberValue(dataSet, 'x00281052', 0);
+  const pixels = layout.rows * layout.columns;
+  const data = new Float32Array(pixels * channels * layout.frames);
+  for (let f = 0; f < layout.frames; f++) {
+    const frame = await readFrame(dataSet, syntax, layout, f);
+    const at = f * pixels * channels;
+    writeSamples(data, at, frame, pixels * channels, layout.bitsAllocated, signed, bitsStored, slope, intercept);
+    if (channels === 3 && !frame.rgb && syntax.codec === 'native' && layout.planarConfiguration === 1)
+      interleave(data, at, pixels);
+    if (channels === 3 && !frame.rgb && photometric.startsWith('YBR_FULL')) ybrToRgb(data, at, pixels);
+  }
+  const [rowSpacing, columnSpacing] = [
+    numberValue(dataSet, 'x00280030', 1, 0),
+    numberValue(dataSet, 'x00280030', 1, 1),
+  ];
+  const sliceSpacing = numberValue(dataSet, 'x00180088', numberValue(dataSet, 'x00180050', 1));
+  const center = numberValue(dataSet, 'x00281050', NaN);
+  const width = numberValue(dataSet, 'x00281051', NaN);
+  const cosines = [0, 1, 2, 3, 4, 5].map((i) => numberValue(dataSet, 'x00200037', NaN, i));
+  return {
+    format: 'dcm',
+    width: layout.columns,
+    height: layout.rows,
+    depth: layout.frames,
+    channels,
+    data,
+    spacing: [columnSpacing, rowSpacing, sliceSpacing],
+    bitDepth: bitsStored,
+    storedRange: integerRange(bitsStored, signed, slope, intercept),
+    photometric: channels === 3 ? 'RGB' : photometric,
+    invert: photometric === 'MONOCHROME1',
+    window: Number.isFinite(center) && width > 0 ? { center, width } : undefined,
+    modality: stringValue(dataSet, 'x00080060'),
+    orientation: stringValue(dataSet, 'x00200037') ? orientationLabel(cosines) : undefined,
+    studyDescription: stringValue(dataSet, 'x00081030'),
+    seriesDescription: stringValue(dataSet, 'x0008103e'),
+  };
+}

@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+
+/** The shape shared by the Cornerstone WebAssembly decoders (CharLS, OpenJPEG, libjpeg-turbo). */
+interface WasmDecoder {
+  getEncodedBuffer(length: number): Uint8Array;
+  decode(): void;
+  getDecodedBuffer(): Uint8Array;
+  getFrameInfo(): { width: number; height: number; bitsPerSample: number; componentCount: number; isSigned?: boolean };
+  delete?(): void;
+}
+
+type DecoderModule = Record<string, new () => WasmDecoder>;
+type Factory = () => Promise<DecoderModule>;
+
+const modules = new Map<string, Promise<DecoderModule>>();
+
+// Each module is instantiated once, on first use, so a server that never sees JPEG-LS never loads it.
+function load(specifier: string): Promise<DecoderModule> {
+  let module = modules.get(specifier);
+  if (!module) {
+    const factory = require(specifier) as Factory;
+    module = factory();
+    modules.set(specifier, module);
+  }
+  return module;
+}
+
+/** One decoded frame: samples as bytes (little-endian for 16-bit) and what the codec says about them. */
+export interface DecodedFrame {
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  bitsPerSample: number;
+  components: number;
+}
+
+async function decodeWith(specifier: string, className: string, encoded: Uint8Array): Promise<DecodedFrame> {
+  const module = await load(specifier);
+  const Decoder = module[className];
+  if (!Decoder) throw new Error(`${className} missing from ${specifier}`);
+  const decoder = new Decoder();
+  try {
+    decoder.getEncodedBuffer(encoded.length).set(encoded);
+    decoder.decode();
+    const info = decoder.getFrameInfo();
+    // The decoded buffer is a view into WebAssembly memory; copy it before the decoder is freed.
+    const bytes = decoder.getDecodedBuffer().slice();
+    return {
+      bytes,
+      width: info.width,
+      height: info.height,
+      bitsPerSample: info.bitsPerSample,
+      components: info.componentCount,
+    };
+  } finally {
+    decoder.delete?.();
+  }
+}
+
+/** JPEG-LS (lossless and near-lossless) through CharLS compiled to WebAssembly. */
+export const decodeJpegLs = (encoded: Uint8Array) =>
+  decodeWith('@cornerstonejs/codec-charls/decodewasmjs', 'JpegLSDecoder', encoded);
+
+/** JPEG 2000 and HTJ2K through OpenJPEG compiled to WebAssembly. */
+export const decodeJpeg2000 = (encoded: Uint8Array) =>
+  decodeWith('@cornerstonejs/codec-openjpeg/decodewasmjs', 'J2KDecoder', encoded);
+
+/** 8-bit JPEG baseline through libjpeg-turbo compiled to WebAssembly. */
+export const decodeJpegBaseline = (encoded: Uint8Array) =>
+  decodeWith('@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasmjs', 'JPEGDecoder', encoded);
+
+interface LosslessDecoder {
+  decode(buffer: ArrayBuffer, offset: number, length: number): Uint8Array | Uint16Array;
+  xDim: number;
+  yDim: number;
+  precision: number;
+  numComp: number;
+}
+
+/** JPEG Lossless (processes 14 and SV1) through jpeg-lossless-decoder-js (pure JavaScript). */
+export async function decodeJpegLossless(encoded: Uint8Array): Promise<DecodedFrame> {
+  const { Decoder } = require('jpeg-lossless-decoder-js') as { Decoder: new () => LosslessDecoder };
+  const decoder = new Decoder();
+  const copy = encoded.slice();
+  const samples = decoder.decode(copy.buffer, 0, copy.length);
+  const bytes = new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
+  return {
+    bytes,
+    width: decoder.xDim,
+    height: decoder.yDim,
+    bitsPerSample: decoder.precision,
+    components: decoder.numComp,
+  };
+}

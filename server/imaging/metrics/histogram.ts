@@ -1,0 +1,87 @@
+/** A fixed-bin histogram of real values, enough for percentiles and Otsu without sorting millions of voxels. */
+export interface Histogram {
+  min: number;
+  max: number;
+  counts: Uint32Array;
+  total: number;
+}
+
+const BINS = 4096;
+
+/** Histogram of `values` (only where `mask` is 1 when a mask is given). */
+export function histogram(values: Float32Array, mask?: Uint8Array, bins = BINS): Histogram {
+  let min = Infinity,
+    max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    if (mask && !mask[i]) continue;
+    const v = values[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const counts = new Uint32Array(bins);
+  if (!(max >= min)) return { min: 0, max: 0, counts, total: 0 };
+  const scale = max > min ? (bins - 1) / (max - min) : 0;
+  let total = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (mask && !mask[i]) continue;
+    counts[Math.round((values[i]! - min) * scale)]!++;
+    total++;
+  }
+  return { min, max, counts, total };
+}
+
+/** The value below which `p` percent of the histogram lies (bin-centre precision). */
+export function percentile(h: Histogram, p: number): number {
+  if (h.total === 0) return 0;
+  const target = (p / 100) * h.total;
+  let seen = 0;
+  const width = (h.max - h.min) / (h.counts.length - 1 || 1);
+  for (let b = 0; b < h.counts.length; b++) {
+    seen += h.counts[b]!;
+    if (seen >= target) return h.min + b * width;
+  }
+  return h.max;
+}
+
+/** Otsu's threshold: the cut that maximises the between-class variance of the histogram. */
+export function otsuThreshold(h: Histogram): number {
+  const width = (h.max - h.min) / (h.counts.length - 1 || 1);
+  let sumAll = 0;
+  for (let b = 0; b < h.counts.length; b++) sumAll += b * h.counts[b]!;
+  let weightLow = 0,
+    sumLow = 0,
+    best = -1,
+    cut = 0;
+  for (let b = 0; b < h.counts.length - 1; b++) {
+    weightLow += h.counts[b]!;
+    sumLow += b * h.counts[b]!;
+    const weightHigh = h.total - weightLow;
+    if (weightLow === 0 || weightHigh === 0) continue;
+    const between = weightLow * weightHigh * (sumLow / weightLow - (sumAll - sumLow) / weightHigh) ** 2;
+    if (between > best) {
+      best = between;
+      cut = b;
+    }
+  }
+  return h.min + (cut + 0.5) * width;
+}
+
+/** Mean, standard deviation, mean of squares and skewness of the masked values. */
+export function moments(values: Float32Array, mask: Uint8Array, select: 0 | 1) {
+  let n = 0,
+    sum = 0,
+    sumSq = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (mask[i] !== select) continue;
+    const v = values[i]!;
+    n++;
+    sum += v;
+    sumSq += v * v;
+  }
+  const mean = n ? sum / n : 0;
+  const variance = n ? Math.max(0, sumSq / n - mean * mean) : 0;
+  const sd = Math.sqrt(variance);
+  let cubes = 0;
+  if (sd > 0) for (let i = 0; i < values.length; i++) if (mask[i] === select) cubes += ((values[i]! - mean) / sd) ** 3;
+  return { n, mean, sd, meanSquare: n ? sumSq / n : 0, skewness: n ? cubes / n : 0 };
+}

@@ -1,0 +1,113 @@
+import type { ImageVolume } from '../volume.ts';
+import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
+import { histogram, moments, percentile } from './histogram.ts';
+import { dilate, foregroundMask, luminance } from './mask.ts';
+import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
+import { ghostRatio, laplacianVariance } from './sharpness.ts';
+
+/** Every measurement the check is based on; ratios are plain numbers, fractions 0–1. */
+export interface QualityMetrics {
+  modality: string;
+  dimensions: [number, number, number];
+  foregroundFraction: number;
+  noiseSigma: number;
+  noiseModel: NoiseModel;
+  snr: number;
+  cnr: number;
+  efc: number;
+  fber: number;
+  sharpness: number;
+  clippedFraction: number;
+  dynamicRangeUsed: number;
+  ghostRatio: number;
+  colour?: ColourMetrics;
+}
+
+/** MRIQC's entropy focus criterion over all voxels: 0 for all energy in one voxel, 1 for uniform. */
+function entropyFocus(values: Float32Array, offset: number): number {
+  const n = values.length;
+  let energy = 0;
+  for (let i = 0; i < n; i++) energy += (values[i]! - offset) ** 2;
+  const norm = Math.sqrt(energy);
+  if (norm <= 0 || n < 2) return 0;
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    const x = Math.abs(values[i]! - offset) / norm;
+    if (x > 0) sum += x * Math.log(x);
+  }
+  const max = n * (1 / Math.sqrt(n)) * Math.log(1 / Math.sqrt(n));
+  return sum / max;
+}
+
+/** MRIQC's foreground-background energy ratio: median of squared foreground over median of squared background. */
+function energyRatio(values: Float32Array, object: Uint8Array, background: Uint8Array, offset: number): number {
+  const medianSquare = (mask: Uint8Array) => {
+    const h = histogram(
+      values.map((v) => (v - offset) ** 2),
+      mask,
+    );
+    return percentile(h, 50);
+  };
+  const bg = medianSquare(background);
+  return bg < 1e-3 ? 1e4 : medianSquare(object) / bg;
+}
+
+/**
+ * Measures a decoded image: foreground by Otsu, noise from the background (Rayleigh-corrected for MR
+ * magnitude), SNR, CNR, EFC, FBER, sharpness, clipping, dynamic range and ghosting; colour images also
+ * get the histology measures.
+ */
+export function measureQuality(volume: ImageVolume): QualityMetrics {
+  const { width, height, depth } = volume;
+  const values = luminance(volume.data, volume.channels);
+  const modality = (
+    volume.modality ??
+    (volume.channels === 3 ? 'SM' : volume.format === 'nii' || volume.format === 'nrrd' ? 'MR' : 'OT')
+  ).toUpperCase();
+  // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
+  const { mask: object } = foregroundMask(values, volume.channels === 3);
+  const grown = dilate(object, width, height, 3);
+  const background = new Uint8Array(values.length);
+  let backgroundCount = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (grown[i]) continue;
+    background[i] = 1;
+    backgroundCount++;
+  }
+  const fg = moments(values, object, 1);
+  const all = histogram(values);
+  const offset = modality === 'MR' ? 0 : percentile(all, 0.5);
+  const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
+  const noise = enoughBackground
+    ? backgroundNoise(values, background, modality === 'MR' && percentile(all, 0.5) >= 0)
+    : { sigma: laplacianNoise(values, width, height), model: 'laplacian' as const, mean: percentile(all, 1) };
+  const sigma = Math.max(noise.sigma, 1e-6);
+  const fgHist = histogram(values, object);
+  const span = percentile(fgHist, 99) - percentile(fgHist, 1) || percentile(all, 99.5) - percentile(all, 0.5);
+  const [low, high] = volume.storedRange;
+  let clipped = 0;
+  // Saturation at the top counts anywhere; the bottom only inside the object, since air at 0 is normal.
+  for (let i = 0; i < values.length; i++)
+    if ((Number.isFinite(high) && values[i]! >= high) || (Number.isFinite(low) && object[i] && values[i]! <= low))
+      clipped++;
+  const pileUp = all.counts[all.counts.length - 1]! / Math.max(1, all.total);
+  const range =
+    Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
+  return {
+    modality,
+    dimensions: [width, height, depth],
+    foregroundFraction: fg.n / values.length,
+    noiseSigma: noise.sigma,
+    noiseModel: noise.model,
+    snr: fg.mean / sigma,
+    cnr: Math.abs(fg.mean - noise.mean) / sigma,
+    efc: entropyFocus(values, offset),
+    fber: enoughBackground ? energyRatio(values, object, background, offset) : 0,
+    sharpness: laplacianVariance(values, width, height, dilate(object, width, height, 2), span) * 1000,
+    // A pile-up of more than 1% of voxels in the top histogram bin is clipping even below the type's maximum.
+    clippedFraction: Math.max(clipped / values.length, pileUp > 0.01 && volume.channels === 1 ? pileUp : 0),
+    dynamicRangeUsed: Math.min(1, range),
+    ghostRatio: enoughBackground ? ghostRatio(values, width, height, object, grown, fg.mean) : 0,
+    colour: volume.channels === 3 ? colourMetrics(volume.data, object, width, height) : undefined,
+  };
+}

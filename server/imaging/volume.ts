@@ -1,0 +1,56 @@
+/** Normalised format names of the product (SPEC §1 plus the raster formats it previews). */
+export type ImageFormat = 'dcm' | 'nii' | 'nrrd' | 'png' | 'jpg' | 'tiff' | 'bmp' | 'gif' | 'webp';
+
+/** A display window: values below centre - width/2 are black, above centre + width/2 white. */
+export interface DisplayWindow {
+  center: number;
+  width: number;
+}
+
+/**
+ * Any decoded image as one volume of real-valued voxels (rescale already applied).
+ * Voxels run x fastest, then y, then z; colour channels are interleaved per voxel.
+ */
+export interface ImageVolume {
+  format: ImageFormat;
+  width: number;
+  height: number;
+  /** Slices of a volume or frames of a multi-frame DICOM; 1 for a plain picture. */
+  depth: number;
+  channels: 1 | 3;
+  data: Float32Array;
+  /** Millimetres between voxel centres along x, y, z (1 when the file does not say). */
+  spacing: [number, number, number];
+  /** Bits per stored sample, before rescaling. */
+  bitDepth: number;
+  /** The smallest and largest value the stored type can hold, after rescaling; clipping is measured against it. */
+  storedRange: [number, number];
+  photometric: string;
+  /** MONOCHROME1: low values are shown white. */
+  invert: boolean;
+  window?: DisplayWindow;
+  modality?: string;
+  orientation?: string;
+  studyDescription?: string;
+  seriesDescription?: string;
+}
+
+/** Number of voxels in one slice (all channels counted once). */
+export const sliceSize = (volume: ImageVolume) => volume.width * volume.height;
+
+/** The value range representable by an integer type of `bits` bits, after `slope * v + intercept`. */
+export function integerRange(bits: number, signed: boolean, slope = 1, intercept = 0): [number, number] {
+  const low = signed ? -(2 ** (bits - 1)) : 0;
+  const high = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+  const a = low * slope + intercept;
+  const b = high * slope + intercept;
+  return [Math.min(a, b), Math.max(a, b)];
+}
+
+/** An image this product cannot decode; the message is safe to show and names what is missing. */
+export class UndecodableImageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UndecodableImageError';
+  }
+}

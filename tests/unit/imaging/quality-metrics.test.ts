@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.ts';
+import { assessQuality } from '../../../server/imaging/verdict.ts';
+import { addGaussianNoise, addGhost, addRicianNoise, blur, cleanPhantom, clip } from '../../fixtures/phantoms.ts';
+import { phantomVolume } from './phantom-volume.ts';
+
+const within = (value: number, truth: number, tolerance: number) =>
+  expect(Math.abs(value - truth) / truth).toBeLessThan(tolerance);
+// The true mean of the object of cleanPhantom (ellipse at 1000 with an inner disk at 800).
+function objectMean() {
+  const p = cleanPhantom({ inner: 800 });
+  const inside = Array.from(p.values).filter((v) => v > 100);
+  return inside.reduce((a, b) => a + b, 0) / inside.length;
+}
+
+describe('noise and SNR on phantoms of known sigma', () => {
+  for (const sigma of [10, 25, 60]) {
+    it(`estimates Gaussian noise of sigma ${sigma} within 10%, and SNR within 10%`, () => {
+      const m = measureQuality(phantomVolume(addGaussianNoise(cleanPhantom({ inner: 800 }), sigma, sigma), 'CT'));
+      expect(m.noiseModel).toBe('gaussian');
+      within(m.noiseSigma, sigma, 0.1);
+      within(m.snr, objectMean() / sigma, 0.1);
+    });
+  }
+
+  for (const sigma of [15, 40]) {
+    it(`corrects MR magnitude (Rayleigh) background noise of sigma ${sigma} to within 10%`, () => {
+      const m = measureQuality(
+        phantomVolume(addRicianNoise(cleanPhantom({ inner: 800, background: 0 }), sigma, 7), 'MR'),
+      );
+      expect(m.noiseModel).toBe('rayleigh');
+      within(m.noiseSigma, sigma, 0.1);
+      within(m.snr, objectMean() / sigma, 0.1);
+    });
+  }
+
+  it('uses the whole-image estimate when there is no background, still within 10%', () => {
+    const flat = { width: 128, height: 128, values: new Float32Array(128 * 128).fill(500) };
+    const m = measureQuality(phantomVolume(addGaussianNoise(flat, 20, 3), 'CT'));
+    within(m.noiseSigma, 20, 0.1);
+  });
+});
+
+describe('sharpness, clipping, ghosting, EFC and FBER', () => {
+  it('falls monotonically as blur grows', () => {
+    const values = [0, 0.6, 1, 1.5, 2.5, 4].map(
+      (s) =>
+        measureQuality(phantomVolume(addGaussianNoise(blur(cleanPhantom({ inner: 800 }), s), 8, 5), 'CT')).sharpness,
+    );
+    for (let i = 1; i < values.length; i++)
+      expect(values[i]!, `blur step ${i}: ${values.join(', ')}`).toBeLessThan(values[i - 1]!);
+  });
+
+  it('measures the fraction of clipped voxels', () => {
+    const m = measureQuality(phantomVolume(clip(addGaussianNoise(cleanPhantom({ inner: 800 }), 20), 0, 850), 'CT'));
+    expect(m.clippedFraction).toBeGreaterThan(0.25);
+    expect(
+      measureQuality(phantomVolume(addGaussianNoise(cleanPhantom({ inner: 800 }), 20), 'CT')).clippedFraction,
+    ).toBe(0);
+  });
+
+  it('sees a ghost shifted by half the field of view', () => {
+    const noisy = addRicianNoise(cleanPhantom({ inner: 800, background: 0 }), 15, 2);
+    expect(measureQuality(phantomVolume(noisy, 'MR')).ghostRatio).toBeLessThan(0.01);
+    expect(measureQuality(phantomVolume(addGhost(noisy, 0.15), 'MR')).ghostRatio).toBeGreaterThan(0.08);
+  });
+
+  it('gives worse EFC and FBER to a noisier image', () => {
+    const quiet = measureQuality(phantomVolume(addRicianNoise(cleanPhantom({ inner: 800, background: 0 }), 10), 'MR'));
+    const loud = measureQuality(phantomVolume(addRicianNoise(cleanPhantom({ inner: 800, background: 0 }), 150), 'MR'));
+    expect(loud.efc).toBeGreaterThan(quiet.efc);
+    expect(loud.fber).toBeLessThan(quiet.fber);
+  });
+});
+
+describe('verdicts', () => {
+  const clean = () => addRicianNoise(cleanPhantom({ inner: 800, background: 0 }), 20, 11);
+
+  it('passes a clean phantom with high confidence and no issues', () => {
+    const a = assessQuality(measureQuality(phantomVolume(clean(), 'MR')));
+    expect(a).toMatchObject({ verdict: 'pass', issues: [], fixes: [] });
+    expect(a.confidence).toBeGreaterThanOrEqual(80);
+  });
+
+  const degraded: Record<string, () => ReturnType<typeof clean>> = {
+    'very noisy': () => addRicianNoise(cleanPhantom({ inner: 800, background: 0 }), 300, 4),
+    'strongly blurred': () => addRicianNoise(blur(cleanPhantom({ inner: 800, background: 0 }), 5), 20, 4),
+    'heavily clipped': () => clip(clean(), 0, 700),
+    ghosted: () => addGhost(clean(), 0.2),
+  };
+  for (const [name, make] of Object.entries(degraded)) {
+    it(`fails a ${name} phantom and says why and what to do`, () => {
+      const a = assessQuality(measureQuality(phantomVolume(make(), 'MR')));
+      expect(a.verdict).toBe('fail');
+      expect(a.issues.length).toBeGreaterThan(0);
+      expect(a.fixes.length).toBe(a.issues.length);
+    });
+  }
+});
