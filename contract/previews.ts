@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { previewAxis } from './imaging.ts';
+
+/** Query of GET /uploads/{stored_filename}/preview.png. */
+export const previewQuery = z.object({
+  slice: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .optional()
+    .describe('Slice index along the axis; the middle one when absent'),
+  axis: previewAxis.default('axial').describe('Plane to cut a volume along'),
+});
+
+/** Answer of GET /uploads/{stored_filename}/metadata. */
+export const imageMetadata = z.object({
+  format: z.string().describe('Normalised format: dcm, nii, nrrd, png, jpg, tiff, bmp, gif, webp'),
+  modality: z.string().nullable().describe('DICOM modality code, when the file says'),
+  dimensions: z.array(z.number().int()).length(3).describe('Width, height and slices (or frames)'),
+  spacing: z.array(z.number()).length(3).describe('Voxel spacing in millimetres along x, y, z'),
+  bit_depth: z.number().int().describe('Bits per stored sample'),
+  photometric_interpretation: z.string().describe('MONOCHROME1, MONOCHROME2 or RGB'),
+  channels: z.number().int().describe('1 for greyscale, 3 for colour'),
+  slices: z.number().int().describe('Slices of a volume or frames of a multi-frame file'),
+  orientation: z.string().nullable().describe('Axis codes (RAS, LPS…) or the DICOM slice plane'),
+  study_description: z.string().nullable().describe('DICOM Study Description'),
+  series_description: z.string().nullable().describe('DICOM Series Description or the NIfTI/NRRD description'),
+  window: z.object({ center: z.number(), width: z.number() }).nullable().describe('Display window stored in the file'),
+  deidentified: z.boolean().describe('True when identifying DICOM attributes were removed on arrival'),
+});
+export type ImageMetadata = z.infer<typeof imageMetadata>;
