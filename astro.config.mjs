@@ -35,7 +35,10 @@ export default defineConfig({
     mdx(),
     sitemap({
       filter: (page) =>
-        !page.includes('/dashboard') && !page.includes('/verify-email') && !page.includes('/reset-password'),
+        !page.includes('/dashboard') &&
+        !page.includes('/verify-email') &&
+        !page.includes('/reset-password') &&
+        !/\/404\/?$/.test(page),
     }),
     pagefindIndex(),
     precompress(),
