@@ -8,6 +8,7 @@ import {
 } from '../lib/structure-catalog.ts';
 import { structureStats, type StructureStats } from '../lib/structure-stats.ts';
 import { DEFAULT_OPTIONS, type ViewerOptions } from '../lib/structure-style.ts';
+import { $router } from './router.ts';
 
 /** The model the address asks for. */
 export const $moleculeRequest = atom<{ id: string; type: string }>(modelFromQuery(''));
@@ -68,6 +69,25 @@ export function followAddress(): Promise<void> {
   return loadRequestedModel();
 }
 
+/**
+ * Keeps the view on the model the address names: on Back and Forward, and when a dashboard link
+ * (the header's 3D Models) changes the address while this view stays on screen. Returns the stop.
+ */
+export function watchAddress(): () => void {
+  const onChange = () => {
+    const wanted = modelFromQuery(window.location.search);
+    const current = $moleculeRequest.get();
+    if (wanted.id !== current.id || wanted.type !== current.type) void followAddress();
+  };
+  void followAddress();
+  window.addEventListener('popstate', onChange);
+  const stopRouter = $router.listen(onChange);
+  return () => {
+    window.removeEventListener('popstate', onChange);
+    stopRouter();
+  };
+}
+
 /** Switches to another model, recording it in the address so Back returns to the previous one. */
 export function openModel(id: string, type: string): Promise<void> {
   const url = new URL(window.location.href);
@@ -78,7 +98,7 @@ export function openModel(id: string, type: string): Promise<void> {
 
 /** Changes one of the viewer's choices. */
 export function setViewerOption<K extends keyof ViewerOptions>(key: K, value: ViewerOptions[K]): void {
-  $moleculeOptions.setKey(key, value);
+  $moleculeOptions.set({ ...$moleculeOptions.get(), [key]: value });
 }
 
 /** Copies the link of the model on screen; where the clipboard is refused, shows it to copy by hand. */

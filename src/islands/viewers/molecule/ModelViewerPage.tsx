@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { $moleculeModel, followAddress } from '../../../stores/molecule-viewer.ts';
+import { $moleculeModel, watchAddress } from '../../../stores/molecule-viewer.ts';
 import MoleculeStage from './MoleculeStage.tsx';
 import RelatedModels from './RelatedModels.tsx';
 import StructureStatsList from './StructureStatsList.tsx';
@@ -10,12 +10,7 @@ import './model-viewer.css';
 /** The 3D Models view of the dashboard (`/dashboard/model-viewer?id&type`): a 3Dmol.js viewer. */
 export default function ModelViewerPage() {
   const model = useStore($moleculeModel);
-  useEffect(() => {
-    void followAddress();
-    const onPopState = () => void followAddress();
-    window.addEventListener('popstate', onPopState);
-    return () => window.removeEventListener('popstate', onPopState);
-  }, []);
+  useEffect(() => watchAddress(), []);
   const entry = model.status === 'loaded' ? model.entry : undefined;
   return (
     <section className="model-viewer" aria-labelledby="model-viewer-title">

@@ -11,7 +11,7 @@ export default function MoleculeStage() {
   const rendererError = useStore($rendererError);
   useEffect(() => (host.current ? mountMoleculeViewer(host.current) : undefined), []);
   const error = model.status === 'error' ? model.message : rendererError;
-  const loading = !error && (model.status === 'loading' || renderedId !== model.entry.id);
+  const loading = !error && (model.status !== 'loaded' || renderedId !== model.entry.id);
   const label = model.status === 'loaded' ? `3D rendering of ${model.entry.name} (${model.entry.id})` : '3D rendering';
   return (
     <div className="mv-stage" aria-busy={loading}>
