@@ -5,6 +5,8 @@ import analyticsRoutes from './modules/analytics/analytics.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import profileRoutes from './modules/profile/profile.routes.ts';
 import uploadsRoutes from './modules/uploads/uploads.routes.ts';
+import previewsRoutes from './modules/previews/previews.routes.ts';
+import qcRoutes from './modules/qc/qc.routes.ts';
 import metricsRoutes from './modules/metrics/metrics.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
@@ -14,6 +16,8 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(analyticsRoutes);
   await app.register(authRoutes);
   await app.register(profileRoutes);
+  await app.register(previewsRoutes);
+  await app.register(qcRoutes);
   await app.register(uploadsRoutes);
   await app.register(metricsRoutes);
 }

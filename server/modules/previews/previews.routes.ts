@@ -1,0 +1,66 @@
+import { Readable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contract/errors.ts';
+import { imageMetadata, previewQuery, type ImageMetadata } from '../../../contract/previews.ts';
+import { storedFilenameParams } from '../../../contract/uploads.ts';
+import { badRequest } from '../../http-errors.ts';
+import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
+import { currentUser } from '../../plugins/auth-guard.ts';
+import { createUploadsRepository } from '../uploads/uploads.repository.ts';
+import { uploads } from '../uploads/uploads.table.ts';
+import { imageMetadataOf } from './image-metadata.ts';
+import { volumeLoaderFor } from './volume-loader.ts';
+
+const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413: errorResponse, 415: errorResponse };
+
+/** Where a rendered preview is cached in the object store. */
+export function previewStorageKey(storedFilename: string, axis: string, slice: number): string {
+  return `previews/${storedFilename}/${axis}-${slice}.png`;
+}
+
+/** Previews (PNG slices) and metadata of one's own uploads, decoded by the imaging engine. */
+export default async function previewsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = createUploadsRepository({ db: app.db });
+  const volumes = volumeLoaderFor(app);
+  const guarded = { preHandler: app.authenticate };
+
+  app.get(
+    '/uploads/:stored_filename/preview.png',
+    { ...guarded, schema: { params: storedFilenameParams, querystring: previewQuery, response: errors } },
+    async (request, typedReply) => {
+      // The body is PNG bytes, not JSON: the reply is used untyped, outside the error-only response schema.
+      const reply = typedReply as unknown as FastifyReply;
+      const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
+      const volume = await volumes.load(upload);
+      const { axis } = request.query;
+      const count = sliceCount(volume, axis);
+      const slice = request.query.slice ?? Math.floor(count / 2);
+      if (slice >= count)
+        throw badRequest(`Slice ${slice} is out of range: this image has ${count} ${axis} slices (0–${count - 1})`);
+      const key = previewStorageKey(upload.storedFilename, axis, slice);
+      reply.header('content-type', 'image/png').header('cache-control', 'private, max-age=3600');
+      reply.header('x-slice-count', String(count)).header('x-slice', String(slice));
+      // Rendered once, then served from the store: previews cost nothing after the first view.
+      if (await app.storage.stat(key)) return reply.send(await app.storage.get(key));
+      const png = await renderSlicePng(volume, axis, slice);
+      await app.storage.put(key, Readable.from([png]));
+      return reply.send(png);
+    },
+  );
+
+  app.get(
+    '/uploads/:stored_filename/metadata',
+    { ...guarded, schema: { params: storedFilenameParams, response: { 200: imageMetadata, ...errors } } },
+    async (request) => {
+      const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
+      const saved = upload.metadata as ImageMetadata | null;
+      if (saved && typeof saved.format === 'string' && Array.isArray(saved.dimensions)) return saved;
+      const metadata = imageMetadataOf(await volumes.load(upload), upload.deidentified);
+      await app.db.update(uploads).set({ metadata }).where(eq(uploads.id, upload.id));
+      return metadata;
+    },
+  );
+}

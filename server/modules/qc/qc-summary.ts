@@ -1,0 +1,64 @@
+import type { QcVerdict } from '../../../contract/qc.ts';
+import type { QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
+import type { QualityAssessment } from '../../imaging/verdict.ts';
+
+/** Name of the built-in engine, as stored and answered in `model`. */
+export const BUILTIN_MODEL = 'lumenqc-builtin-1';
+/** Version of the prompt and summary format; stored with each result so old ones can be told apart. */
+export const PROMPT_VERSION = 'qc-summary-v1';
+
+const verdictLabel: Record<QcVerdict, string> = { pass: 'Pass', review: 'Review', fail: 'Fail' };
+
+/** The key measurements in one line, for the summary and the upstream prompt. */
+export function metricsLine(m: QualityMetrics): string {
+  if (m.colour) {
+    return `focus ${m.colour.focus.toFixed(2)}, tissue coverage ${(m.colour.tissueCoverage * 100).toFixed(0)}%, colour cast ${(m.colour.colourCast * 100).toFixed(1)}%`;
+  }
+  return [
+    `SNR ${m.snr.toFixed(1)}`,
+    `CNR ${m.cnr.toFixed(1)}`,
+    `noise sigma ${m.noiseSigma.toPrecision(3)} (${m.noiseModel})`,
+    `EFC ${m.efc.toFixed(2)}`,
+    `FBER ${m.fber >= 1000 ? m.fber.toExponential(1) : m.fber.toFixed(1)}`,
+    `sharpness ${m.sharpness.toFixed(2)}`,
+    `ghosting ${(m.ghostRatio * 100).toFixed(1)}%`,
+    `clipped ${(m.clippedFraction * 100).toFixed(2)}%`,
+  ].join(', ');
+}
+
+/**
+ * The built-in engine's short QC summary (SPEC §7): verdict, issues, confidence 0–100 and suggested fixes.
+ * @example builtinSummary(metrics, { verdict: 'pass', confidence: 93, issues: [], fixes: [] })
+ * // 'QC verdict: Pass (MR, 256×256×1).\nIssues: none found …\nConfidence: 93/100\nSuggested fixes: none needed.'
+ */
+export function builtinSummary(m: QualityMetrics, a: QualityAssessment): string {
+  const [w, h, d] = m.dimensions;
+  return [
+    `QC verdict: ${verdictLabel[a.verdict]} (${m.modality}, ${w}×${h}×${d}).`,
+    a.issues.length ? `Issues: ${a.issues.join('; ')}.` : `Issues: none found (${metricsLine(m)}).`,
+    `Confidence: ${a.confidence}/100`,
+    a.fixes.length ? `Suggested fixes: ${a.fixes.join(' ')}` : 'Suggested fixes: none needed.',
+  ].join('\n');
+}
+
+/** An answer in the OpenAI chat-completion shape. */
+export function chatCompletion(id: string, model: string, content: string, created: Date) {
+  return {
+    id: `chatcmpl-${id}`,
+    object: 'chat.completion' as const,
+    created: Math.floor(created.getTime() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant' as const, content }, finish_reason: 'stop' }],
+  };
+}
+
+/**
+ * The confidence a model wrote ("Confidence: 80", "confidence 80/100", "80% confident"), if any.
+ * @example confidenceInText('Confidence: 72/100') // 72
+ */
+export function confidenceInText(text: string): number | undefined {
+  const match =
+    /confiden\w*\D{0,12}?(\d{1,3})(?:\s*(?:\/\s*100|%))?/i.exec(text) ?? /(\d{1,3})\s*%\s*confiden/i.exec(text);
+  const value = match ? Number(match[1]) : NaN;
+  return value >= 0 && value <= 100 ? value : undefined;
+}

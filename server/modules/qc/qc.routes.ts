@@ -1,0 +1,133 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contract/errors.ts';
+import {
+  chatCompletionResponse,
+  generateMessagesRequest,
+  qcResultList,
+  type GenerateMessagesRequest,
+} from '../../../contract/qc.ts';
+import { storedFilenameParams } from '../../../contract/uploads.ts';
+import { badRequest } from '../../http-errors.ts';
+import { measureQuality } from '../../imaging/metrics/quality-metrics.ts';
+import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
+import { assessQuality } from '../../imaging/verdict.ts';
+import { currentUser } from '../../plugins/auth-guard.ts';
+import { volumeLoaderFor } from '../previews/volume-loader.ts';
+import { createUploadsRepository } from '../uploads/uploads.repository.ts';
+import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
+import { askUpstream } from './llm-proxy.ts';
+import { createQcRepository } from './qc.repository.ts';
+import {
+  BUILTIN_MODEL,
+  builtinSummary,
+  chatCompletion,
+  confidenceInText,
+  metricsLine,
+  PROMPT_VERSION,
+} from './qc-summary.ts';
+
+/** The browser gives up after 10 s (SPEC §9); the upstream gets a little less so its failure can be told. */
+const UPSTREAM_TIMEOUT_MS = 9_000;
+const DEFAULT_PROMPT =
+  'Give a short QC summary of this medical image: list any quality issues, a confidence from 0 to 100, and suggested fixes.';
+
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  404: errorResponse,
+  413: errorResponse,
+  415: errorResponse,
+  429: errorResponse,
+  502: errorResponse,
+};
+
+function promptOf(body: GenerateMessagesRequest): string {
+  const texts = body.messages.flatMap((m) =>
+    typeof m.content === 'string' ? [m.content] : m.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])),
+  );
+  return texts.join('\n').trim() || DEFAULT_PROMPT;
+}
+
+function ownOrigins(app: FastifyInstance, request: FastifyRequest): string[] {
+  return [new URL(app.config.publicSiteUrl).origin, `${request.protocol}://${request.host}`];
+}
+
+/** The quality check (SPEC §7) and the history of checks of an image. */
+export default async function qcRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const uploadsRepo = createUploadsRepository({ db: app.db });
+  const repo = createQcRepository({ db: app.db });
+  const volumes = volumeLoaderFor(app);
+  const guarded = { preHandler: app.authenticate };
+
+  app.post(
+    '/llm/generate-messages',
+    {
+      ...guarded,
+      // Each check decodes and measures a whole image: a bound keeps one caller from hogging the CPU.
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { body: generateMessagesRequest, response: { 200: chatCompletionResponse, ...errors } },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const urls = imageUrlsOf(request.body);
+      if (urls.length !== 1) throw badRequest('Send exactly one image_url: the url of one of your uploads.');
+      const upload = await uploadsRepo.findForOwner(user.id, storedFilenameOfUrl(urls[0]!, ownOrigins(app, request)));
+      const volume = await volumes.load(upload);
+      const metrics = measureQuality(volume);
+      const assessment = assessQuality(metrics);
+      let content = builtinSummary(metrics, assessment);
+      let model = BUILTIN_MODEL;
+      let confidence = assessment.confidence;
+      if (app.config.llm) {
+        const png = await renderSlicePng(volume, 'axial', Math.floor(sliceCount(volume, 'axial') / 2));
+        const upstreamModel = app.config.llm.model !== 'default' ? app.config.llm.model : request.body.model;
+        const answer = await askUpstream(app.config.llm, {
+          model: upstreamModel,
+          prompt: promptOf(request.body),
+          png,
+          metricsText: metricsLine(metrics),
+          timeoutMs: UPSTREAM_TIMEOUT_MS,
+        });
+        content = answer.content;
+        model = answer.model;
+        confidence = confidenceInText(content) ?? confidence;
+      }
+      const now = app.clock();
+      const row = await repo.insert({
+        uploadId: upload.id,
+        ownerId: user.id,
+        model,
+        promptVersion: PROMPT_VERSION,
+        verdict: assessment.verdict,
+        confidence,
+        text: content,
+        metrics: { ...metrics, issues: assessment.issues, fixes: assessment.fixes },
+        createdAt: now,
+      });
+      return {
+        ...chatCompletion(row.id, model, content, now),
+        qc: {
+          result_id: row.id,
+          stored_filename: upload.storedFilename,
+          verdict: assessment.verdict,
+          confidence,
+          issues: assessment.issues,
+          fixes: assessment.fixes,
+          metrics,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/uploads/:stored_filename/qc-results',
+    { ...guarded, schema: { params: storedFilenameParams, response: { 200: qcResultList, ...errors } } },
+    async (request) => {
+      const user = currentUser(request);
+      const upload = await uploadsRepo.findForOwner(user.id, request.params.stored_filename);
+      return repo.listForUpload(user.id, upload.id);
+    },
+  );
+}

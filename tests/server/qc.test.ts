@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOREIGN_URL } from '../../server/modules/qc/image-url.ts';
+import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createSignedInUser, type TestUser } from './helpers/users.ts';
+import { uploadFile } from './uploads-fixtures.ts';
+
+let t: TestApp;
+let user: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createSignedInUser(t);
+});
+afterAll(() => t.close());
+
+/** The request the dashboard sends (SPEC §7). */
+const qcBody = (url: string) => ({
+  model: 'google/medgemma-4b-it',
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'image_url', image_url: { url } },
+        { type: 'text', text: 'Give a short QC summary: issues, a confidence (0-100) and suggested fixes.' },
+      ],
+    },
+  ],
+});
+
+const check = (url: string, who = user) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/llm/generate-messages', headers: who.auth, payload: qcBody(url) });
+
+describe('POST /llm/generate-messages with the built-in engine', () => {
+  it('passes a clean phantom and answers in the chat-completion shape with the summary', async () => {
+    const item = (await uploadFile(t, user, 'clean.dcm', await phantomDicom())).json();
+    const res = await check(item.url);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.object).toBe('chat.completion');
+    expect(body.model).toBe('lumenqc-builtin-1');
+    const text: string = body.choices[0].message.content;
+    expect(text).toMatch(/^QC verdict: Pass \(MR, 128×128×1\)\./);
+    expect(text).toMatch(/^Issues: none found \(SNR \d/m);
+    expect(text).toMatch(/^Confidence: \d{1,3}\/100$/m);
+    expect(text).toMatch(/^Suggested fixes: none needed\.$/m);
+    expect(body.qc).toMatchObject({ verdict: 'pass', stored_filename: item.stored_filename, issues: [] });
+  });
+
+  it('fails a strongly degraded phantom, listing issues and fixes', async () => {
+    const item = (await uploadFile(t, user, 'bad.dcm', await phantomDicom({ degraded: true }))).json();
+    const body = (await check(item.url)).json();
+    expect(body.qc.verdict).toBe('fail');
+    expect(body.choices[0].message.content).toMatch(/^QC verdict: Fail/);
+    expect(body.choices[0].message.content).toContain('Low SNR');
+    expect(body.qc.fixes.length).toBeGreaterThan(0);
+  });
+
+  it('stores each result, lists it in the history and counts the image as analysed', async () => {
+    const item = (await uploadFile(t, user, 'brain.nii.gz', phantomNifti())).json();
+    await check(item.url);
+    await check(`http://127.0.0.1:8787${item.url}`);
+    const history = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/uploads/${item.stored_filename}/qc-results`,
+      headers: user.auth,
+    });
+    expect(history.statusCode).toBe(200);
+    expect(history.json()).toHaveLength(2);
+    expect(history.json()[0]).toMatchObject({ model: 'lumenqc-builtin-1', prompt_version: 'qc-summary-v1' });
+    expect(history.json()[0].metrics.snr).toBeGreaterThan(0);
+    const metrics = await t.app.inject({ method: 'GET', url: '/api/v1/dashboard/metrics', headers: user.auth });
+    expect(metrics.json().analyzed_images).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('only the caller’s own uploads can be checked (no server-side request forgery)', () => {
+  const outside = [
+    'http://169.254.169.254/latest/meta-data/',
+    'https://example.org/api/v1/uploads/a.dcm',
+    'http://127.0.0.1:5432/api/v1/uploads/a.dcm',
+    'file:///etc/passwd',
+    'data:image/png;base64,iVBORw0KGgo=',
+    '//example.org/api/v1/uploads/a.dcm',
+    '/api/v1/uploads/../auth/login',
+    '/api/v1/profile/me',
+  ];
+  for (const url of outside) {
+    it(`refuses ${url} with 400`, async () => {
+      const res = await check(url);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().detail).toBe(FOREIGN_URL);
+    });
+  }
+
+  it("answers 404 for another user's upload, exactly as for an unknown one", async () => {
+    const item = (await uploadFile(t, user, 'mine.dcm', await phantomDicom())).json();
+    const other = await createSignedInUser(t);
+    const res = await check(item.url, other);
+    expect(res.statusCode).toBe(404);
+    expect((await check('/api/v1/uploads/nothing-here.dcm')).json().detail).toBe(res.json().detail);
+  });
+
+  it('refuses a request without exactly one image', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/llm/generate-messages',
+      headers: user.auth,
+      payload: { model: 'x', messages: [{ role: 'user', content: 'hello' }] },
+    });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('needs a signed-in caller', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/llm/generate-messages',
+      payload: qcBody('/api/v1/uploads/a.dcm'),
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
