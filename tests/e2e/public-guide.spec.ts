@@ -75,8 +75,16 @@ test('search finds a term of the troubleshooting section and links to it', async
   await page.getByLabel('Search the guide').fill('truncated');
   const results = page.locator('[data-search-results] a');
   await expect(results.first()).toBeVisible();
-  const hrefs = await results.evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-  expect(hrefs.some((href) => href?.startsWith('/user-guide#troubleshooting'))).toBe(true);
+  // Each hit points at a heading; the one of the troubleshooting section must be among them.
+  const sectionsHit = await results.evaluateAll((links) =>
+    links.map((a) => {
+      const id = decodeURIComponent(new URL((a as HTMLAnchorElement).href).hash.slice(1));
+      return document.getElementById(id)?.closest('section.guide-section')?.id;
+    }),
+  );
+  expect(sectionsHit).toContain('troubleshooting');
+  await results.filter({ hasText: 'QC failed' }).click();
+  await expect(page).toHaveURL(/\/user-guide#the-quality-check-says-qc-failed$/);
   await expect(page.getByRole('status').filter({ hasText: /results? for "truncated"/ })).toBeVisible();
 });
 

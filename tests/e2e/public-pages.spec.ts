@@ -72,7 +72,7 @@ test('every page view is reported with its path and referrer, and stored without
   const beacon = page.waitForRequest((r) => r.url().endsWith('/api/v1/analytics/page-views'));
   await page.goto('/gdpr');
   expect((await beacon).method()).toBe('POST');
-  await page.getByRole('main').getByRole('link', { name: 'Privacy Policy' }).click();
+  await page.getByRole('navigation', { name: 'Legal pages' }).getByRole('link', { name: 'Privacy Policy' }).click();
   await expect
     .poll(async () =>
       (
