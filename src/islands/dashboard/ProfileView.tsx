@@ -78,7 +78,8 @@ export default function ProfileView() {
           <div className="dash-form-actions">
             {state.editing ? (
               <>
-                <button type="submit" className="dash-primary" disabled={state.saving}>
+                {/* Distinct keys: reusing the Edit button as a submit button would submit during its own click. */}
+                <button key="save" type="submit" className="dash-primary" disabled={state.saving}>
                   {state.saving ? 'Saving...' : 'Save'}
                 </button>
                 <button type="button" className="dash-quiet" onClick={cancelEditing}>
@@ -86,7 +87,7 @@ export default function ProfileView() {
                 </button>
               </>
             ) : (
-              <button type="button" className="dash-primary" onClick={startEditing}>
+              <button key="edit" type="button" className="dash-primary" onClick={startEditing}>
                 Edit
               </button>
             )}
