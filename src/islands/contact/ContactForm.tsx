@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import type { FormEvent } from 'react';
+import type { SubmitEvent } from 'react';
 import { $contactStatus, contactMessages, sendContactMessage } from './contact-store.ts';
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? '');
@@ -9,7 +9,7 @@ export default function ContactForm() {
   const status = useStore($contactStatus);
   const sending = status === 'sending';
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
