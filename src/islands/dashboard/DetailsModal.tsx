@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import { displayName } from '../../lib/image-search.ts';
 import { formatMegabytes } from '../../lib/megabytes.ts';
+import OpenVolumeViewer from '../viewers/volume/OpenVolumeViewer.tsx';
 import CommentsPanel from './CommentsPanel.tsx';
 import PreviewPane from './PreviewPane.tsx';
 import QcPanel from './QcPanel.tsx';
@@ -51,6 +52,7 @@ export default function DetailsModal({ item, onClose }: { item: UploadItem; onCl
             <SharePanel item={item} />
           </div>
         </div>
+        <OpenVolumeViewer item={item} />
         <CommentsPanel storedFilename={item.stored_filename} />
       </div>
     </div>

@@ -1,0 +1,124 @@
+import { writeNifti } from '../fixtures/nifti-writer.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
+import { changedFraction, drawnFraction, pixelsOf, signIn, type Pixels } from './viewers-helpers.ts';
+
+test.describe.configure({ timeout: 180_000 });
+
+// An ellipsoid phantom whose brightness rises slice by slice, so every plane shows tissue and each
+// step through a plane shows different pixels.
+function phantom(): Uint8Array {
+  const [nx, ny, nz] = [48, 48, 32];
+  const values = new Int16Array(nx * ny * nz);
+  for (let z = 0; z < nz; z++)
+    for (let y = 0; y < ny; y++)
+      for (let x = 0; x < nx; x++) {
+        const r = ((x - 24) / 20) ** 2 + ((y - 24) / 18) ** 2 + ((z - 16) / 14) ** 2;
+        values[x + nx * (y + ny * z)] = r <= 1 ? 200 + z * 25 + ((x * 7 + y * 3) % 40) : 0;
+      }
+  return writeNifti({ dims: [nx, ny, nz], values, type: 'int16', spacing: [1, 1, 1.5] });
+}
+
+function quadrant(image: Pixels, column: 0 | 1, row: 0 | 1): Pixels {
+  const width = Math.floor(image.width / 2);
+  const height = Math.floor(image.height / 2);
+  const data = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const start = ((row * height + y) * image.width + column * width) * 3;
+    image.data.copy(data, y * width * 3, start, start + width * 3);
+  }
+  return { data, width, height };
+}
+
+const valueAt = (x: number, y: number, z: number) => {
+  const r = ((x - 24) / 20) ** 2 + ((y - 24) / 18) ** 2 + ((z - 16) / 14) ** 2;
+  return r <= 1 ? 200 + z * 25 + ((x * 7 + y * 3) % 40) : 0;
+};
+
+test('a NIfTI upload opens in the volume viewer: three slices, 3D render, scrolling, window, colour map, voxel value', async ({
+  page,
+  request,
+}) => {
+  const token = await signIn(page, request);
+  const upload = await request.post('/api/v1/uploads', {
+    headers: { Authorization: `Bearer ${token}` },
+    multipart: { file: { name: 'phantom.nii', mimeType: 'application/octet-stream', buffer: Buffer.from(phantom()) } },
+  });
+  expect(upload.status()).toBe(201);
+  const item = (await upload.json()) as { url: string };
+
+  // Hold the file back to see the progress indicator, and check it is fetched with the bearer token.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let authorization: string | undefined;
+  await page.route(`**${item.url}`, async (route) => {
+    authorization = route.request().headers()['authorization'];
+    await held;
+    await route.continue();
+  });
+  await page.goto('/dashboard/images');
+  await page.getByRole('button', { name: /Details of phantom/ }).click();
+  await page.getByRole('button', { name: 'Open viewer' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Loading volume' })).toBeVisible();
+  await expect(page.locator('.vv progress')).toBeAttached();
+  release();
+  const readout = page.getByTestId('volume-readout');
+  await expect(readout).toContainText('Voxel', { timeout: 60_000 });
+  expect(authorization).toBe(`Bearer ${token}`);
+
+  const canvas = page.locator('canvas.vv-canvas');
+  const first = await pixelsOf(canvas);
+  // NiiVue's grid: coronal top left, sagittal top right, axial bottom left, 3D render bottom right.
+  for (const [column, row] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ] as const) {
+    expect(drawnFraction(quadrant(first, column, row)), `tile ${column},${row}`).toBeGreaterThan(0.03);
+  }
+
+  // The readout's voxel value is the phantom's value at the crosshair.
+  const voxelValue = async () => {
+    const text = (await readout.textContent()) ?? '';
+    const [, x, y, z, value] = /Voxel \((\d+), (\d+), (\d+)\).*value (-?[\d.]+)/.exec(text) ?? [];
+    return { voxel: [Number(x), Number(y), Number(z)] as const, value: Number(value) };
+  };
+  const start = await voxelValue();
+  expect(start.value).toBe(valueAt(...start.voxel));
+
+  // Scrolling with the keyboard: the axial slider moves z, and the axial tile changes.
+  const axial = page.getByLabel(/Axial slice/);
+  await axial.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await voxelValue()).voxel[2]).toBe(start.voxel[2] + 4);
+  const after = await voxelValue();
+  expect(after.value).toBe(valueAt(...after.voxel));
+  const scrolled = await pixelsOf(canvas);
+  expect(changedFraction(quadrant(first, 0, 1), quadrant(scrolled, 0, 1))).toBeGreaterThan(0.01);
+
+  // Scrolling with the wheel over the coronal tile moves y.
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.37, box.y + box.height * 0.2);
+  await page.mouse.wheel(0, 120);
+  await expect.poll(async () => (await voxelValue()).voxel[1]).not.toBe(after.voxel[1]);
+
+  // Window by preset and by right-button drag over the tissue.
+  const windowText = async () => /Window (-?[\d.]+) to (-?[\d.]+)/.exec((await readout.textContent()) ?? '')?.[0];
+  const auto = await windowText();
+  await page.getByRole('button', { name: 'Full range' }).click();
+  await expect.poll(windowText).toMatch(/^Window 0 to /);
+  const beforeDrag = await pixelsOf(canvas);
+  expect(changedFraction(scrolled, beforeDrag)).toBeGreaterThan(0.01);
+  await page.mouse.move(box.x + box.width * 0.33, box.y + box.height * 0.62);
+  await page.mouse.down({ button: 'right' });
+  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.75, { steps: 5 });
+  await page.mouse.up({ button: 'right' });
+  await expect.poll(windowText).not.toMatch(/^Window 0 to /);
+  expect(await windowText()).not.toBe(auto);
+
+  // Colour map.
+  const grey = await pixelsOf(canvas);
+  await page.getByLabel('Colour map').selectOption('hot');
+  await expect.poll(async () => changedFraction(grey, await pixelsOf(canvas))).toBeGreaterThan(0.02);
+  await expectAccessible(page);
+});
