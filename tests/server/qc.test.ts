@@ -120,3 +120,70 @@ describe('only the caller’s own uploads can be checked (no server-side request
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('DICOM de-identification on arrival', () => {
+  it('stores no identifying value of an uploaded DICOM, and says so in its metadata', async () => {
+    const { fixtureIdentity } = await import('../fixtures/identity.ts');
+    const item = (await uploadFile(t, user, 'patient.dcm', await phantomDicom({ syntax: 'rle' }))).json();
+    const stored = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/uploads/${item.stored_filename}`,
+      headers: user.auth,
+    });
+    const text = stored.rawPayload.toString('latin1');
+    for (const value of Object.values(fixtureIdentity)) expect(text, value).not.toContain(value);
+    expect(text).toContain('Basic Application Confidentiality Profile');
+    expect(item.size_bytes).toBe(stored.rawPayload.length);
+    const metadata = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/uploads/${item.stored_filename}/metadata`,
+      headers: user.auth,
+    });
+    expect(metadata.json()).toMatchObject({ deidentified: true, modality: 'MR', dimensions: [128, 128, 1] });
+  });
+
+  it('keeps the original when the uploader asks (?deidentify=false)', async () => {
+    const { multipartBody } = await import('./uploads-fixtures.ts');
+    const body = multipartBody([{ field: 'file', filename: 'keep.dcm', content: await phantomDicom() }]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/uploads?deidentify=false',
+      headers: { ...user.auth, ...body.headers },
+      payload: body.payload,
+    });
+    const stored = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/uploads/${res.json().stored_filename}`,
+      headers: user.auth,
+    });
+    expect(stored.rawPayload.toString('latin1')).toContain('DOE^JANE^MARIE');
+  });
+
+  it('refuses a .dcm that cannot be parsed, since it cannot be shown to be clean', async () => {
+    const res = await uploadFile(
+      t,
+      user,
+      'broken.dcm',
+      Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), Buffer.alloc(200, 1)]),
+    );
+    expect(res.statusCode).toBe(415);
+  });
+
+  it('strips EXIF from a JPEG without touching its pixels', async () => {
+    const sharp = (await import('sharp')).default;
+    const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#808080' } })
+      .jpeg()
+      .withExif({ IFD0: { Artist: 'Dr Secret Person', ImageDescription: 'Patient Jane' } })
+      .toBuffer();
+    expect(jpeg.toString('latin1')).toContain('Dr Secret Person');
+    const item = (await uploadFile(t, user, 'photo.jpg', jpeg)).json();
+    const stored = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/uploads/${item.stored_filename}`,
+      headers: user.auth,
+    });
+    expect(stored.rawPayload.toString('latin1')).not.toContain('Dr Secret Person');
+    const [a, b] = await Promise.all([jpeg, stored.rawPayload].map((x) => sharp(x).raw().toBuffer()));
+    expect(Buffer.compare(a!, b!)).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
+import { writeDicomFile } from '../fixtures/dicom-writer.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import type { TestUser } from './helpers/users.ts';
 
@@ -47,9 +48,11 @@ export function niftiGzBytes(): Buffer {
   return gzipSync(niftiBytes());
 }
 
-/** A Part-10 DICOM prefix: 128-byte preamble and "DICM". */
+/** A small valid Part-10 DICOM file (preamble, "DICM", file meta, a patient name): uploads de-identify it on arrival. */
 export function dicomBytes(): Buffer {
-  return Buffer.concat([Buffer.alloc(128), Buffer.from('DICM'), Buffer.alloc(200, 1)]);
+  return Buffer.from(
+    writeDicomFile({ syntax: 'explicit-le', elements: [{ tag: '00100010', vr: 'PN', value: 'TEST^PATIENT' }] }),
+  );
 }
 
 /** The first bytes of a Windows executable. */
