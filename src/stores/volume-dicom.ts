@@ -19,6 +19,7 @@ interface Slice {
 const numbers = (set: DataSet, tag: string): number[] =>
   (set.string(tag) ?? '')
     .split('\\')
+    .filter((part) => part.trim() !== '')
     .map(Number)
     .filter((n) => Number.isFinite(n));
 
