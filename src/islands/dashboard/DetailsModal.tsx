@@ -2,6 +2,9 @@ import { useRef } from 'react';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import { displayName } from '../../lib/image-search.ts';
 import { formatMegabytes } from '../../lib/megabytes.ts';
+import { isServerPreviewed } from '../../lib/volume-preview-types.ts';
+import ImagingDetails from '../imaging/ImagingDetails.tsx';
+import VolumePreview from '../imaging/VolumePreview.tsx';
 import OpenVolumeViewer from '../viewers/volume/OpenVolumeViewer.tsx';
 import CommentsPanel from './CommentsPanel.tsx';
 import PreviewPane from './PreviewPane.tsx';
@@ -31,7 +34,7 @@ export default function DetailsModal({ item, onClose }: { item: UploadItem; onCl
           </button>
         </div>
         <div className="dash-modal-body">
-          <PreviewPane name={name} />
+          {isServerPreviewed(item.extension) ? <VolumePreview item={item} name={name} /> : <PreviewPane name={name} />}
           <div className="dash-modal-side">
             <h3>Metadata</h3>
             <dl className="dash-metadata">
@@ -48,6 +51,7 @@ export default function DetailsModal({ item, onClose }: { item: UploadItem; onCl
               <dt>Status</dt>
               <dd>Uploaded</dd>
             </dl>
+            <ImagingDetails item={item} />
             <QcPanel item={item} />
             <SharePanel item={item} />
           </div>

@@ -1,0 +1,20 @@
+/** Extensions the server decodes into previews itself (the browser cannot show them). */
+const decodedExtensions = ['.dcm', '.nii', '.nii.gz', '.nrrd'];
+
+/**
+ * Whether an upload's preview comes from the server's decoder (DICOM, NIfTI, NRRD) rather than the file.
+ * @example isServerPreviewed('.nii.gz') // true
+ */
+export function isServerPreviewed(extension: string): boolean {
+  return decodedExtensions.includes(extension.toLowerCase());
+}
+
+/**
+ * The preview path of an upload (relative to the API base) for one slice and plane.
+ * @example previewPath('a.nii', 'axial', 3) // '/uploads/a.nii/preview.png?axis=axial&slice=3'
+ */
+export function previewPath(storedFilename: string, axis: string, slice?: number): string {
+  const query = new URLSearchParams({ axis });
+  if (slice !== undefined) query.set('slice', String(slice));
+  return `/uploads/${encodeURIComponent(storedFilename)}/preview.png?${query}`;
+}
