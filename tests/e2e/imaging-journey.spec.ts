@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
+import { signedInAccount, useSession } from './dashboard-session.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
+
+test.describe('imaging and quality control in the browser', () => {
+  test('a DICOM and a NIfTI are uploaded, previewed, described, checked, and analysed', async ({ page, request }) => {
+    const account = await signedInAccount(request, 'Rosalind Franklin');
+    await useSession(page, account);
+    await page.goto('/dashboard/images');
+    await page.getByLabel('Choose images to upload').setInputFiles([
+      { name: 'head.dcm', mimeType: 'application/dicom', buffer: await phantomDicom() },
+      { name: 'brain.nii.gz', mimeType: 'application/gzip', buffer: phantomNifti() },
+    ]);
+    await expect(page.getByRole('button', { name: 'Details of head.dcm' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Details of brain.nii.gz' })).toBeVisible();
+
+    // DICOM: a server-rendered preview, its decoded metadata (de-identified on arrival), and the check.
+    await page.getByRole('button', { name: 'Details of head.dcm' }).click();
+    const dicom = page.getByRole('dialog', { name: 'head.dcm' });
+    const preview = dicom.getByRole('img', { name: /^Preview of head\.dcm, axial slice 1 of 1$/ });
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(128);
+    const metadata = dicom.getByTestId('image-metadata');
+    await expect(metadata.getByText('MR', { exact: true })).toBeVisible();
+    await expect(metadata.getByText('128 × 128 × 1')).toBeVisible();
+    await expect(metadata.getByText('De-identified')).toBeVisible();
+    await expect(metadata.getByText('Yes', { exact: true })).toBeVisible();
+    await expect(dicom.getByText('Not checked yet.')).toBeVisible();
+    await expectAccessible(page);
+    await dicom.getByRole('button', { name: 'Check Quality Control' }).click();
+    await expect(dicom.getByText(/^QC verdict: Pass \(MR, 128×128×1\)\./)).toBeVisible();
+    await expect(dicom.getByText(/^\[QC\] QC verdict: Pass/)).toBeVisible();
+    const history = dicom.getByRole('list', { name: 'Check history' });
+    await expect(history.getByText('Pass')).toBeVisible();
+    await expect(history).toContainText('lumenqc-builtin-1');
+    await dicom.getByRole('button', { name: 'Close' }).click();
+
+    // NIfTI: the middle slice first, then any slice and plane from the slider.
+    await page.getByRole('button', { name: 'Details of brain.nii.gz' }).click();
+    const nifti = page.getByRole('dialog', { name: 'brain.nii.gz' });
+    await expect(nifti.getByRole('img', { name: 'Preview of brain.nii.gz, axial slice 7 of 12' })).toBeVisible();
+    const slider = nifti.getByRole('slider', { name: /Slice 7 of 12/ });
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await expect(nifti.getByRole('img', { name: 'Preview of brain.nii.gz, axial slice 1 of 12' })).toBeVisible();
+    await nifti.getByLabel('Plane').selectOption('coronal');
+    await expect(nifti.getByRole('img', { name: 'Preview of brain.nii.gz, coronal slice 21 of 40' })).toBeVisible();
+    await expect(nifti.getByTestId('image-metadata').getByText('48 × 40 × 12')).toBeVisible();
+    await expect(nifti.getByTestId('image-metadata').getByText('1 × 1 × 2.5 mm')).toBeVisible();
+    await expectAccessible(page);
+    await nifti.getByRole('button', { name: 'Close' }).click();
+
+    // Analysis: both images checked, with real values, and a CSV of them.
+    await page.getByRole('link', { name: 'Analysis' }).click();
+    await expect(page.getByRole('heading', { name: 'Analysis', level: 1 })).toBeVisible();
+    await page.getByLabel('Model').selectOption('SNR & CNR Measurement');
+    await page.getByRole('button', { name: 'Run Analysis on 2 Images' }).click();
+    await expect(page.getByText('Analysis complete: 2 images checked.')).toBeVisible();
+    const table = page.getByRole('table');
+    await expect(table.getByRole('columnheader', { name: 'SNR' })).toBeVisible();
+    await expect(table.getByRole('row', { name: /head\.dcm Pass \d+ \d+\.\d/ })).toBeVisible();
+    await expect(table.getByRole('row', { name: /brain\.nii\.gz (Pass|Review|Fail) \d+/ })).toBeVisible();
+    await expectAccessible(page);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('Image,Verdict,Confidence,SNR,CNR,Noise σ,Issues');
+    expect(csv).toMatch(/\r\nhead\.dcm,Pass,\d+,\d/);
+    await page.getByLabel('Model').selectOption('Motion Blur Assessment');
+    await expect(table.getByRole('columnheader', { name: 'Sharpness' })).toBeVisible();
+  });
+});
