@@ -3,13 +3,24 @@ import { expect, test } from './fixtures.ts';
 
 const sections = ['mission', 'why-work', 'benefits', 'jobs', 'culture', 'apply'];
 
-test('the careers page shows its badges, sections and benefits', async ({ page, consoleErrors }) => {
+test('the careers page shows its badges, sections and benefits, with no framework loaded', async ({
+  page,
+  consoleErrors,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+  });
   await page.goto('/careers');
   await expect(page.getByRole('heading', { level: 1, name: /Careers/ })).toBeVisible();
   for (const badge of ['3+ team members', '3 countries', '100% remote-friendly'])
     await expect(page.getByText(badge, { exact: true })).toBeVisible();
   for (const id of sections) await expect(page.locator(`section#${id}`)).toHaveCount(1);
   expect(await page.locator('#benefits li').count()).toBeGreaterThanOrEqual(3);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await page.waitForLoadState('networkidle');
+  expect(scripts.filter((url) => /react|client\.|island/i.test(url))).toEqual([]);
+  await expect(page.locator('astro-island')).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });
 
