@@ -75,3 +75,26 @@ describe('POST /api/v1/contact-messages', () => {
     expect(await t.app.db.select().from(contactMessages)).toHaveLength(6);
   });
 });
+
+describe('POST /api/v1/contact-messages when mail is down', () => {
+  it('keeps the message and still thanks the sender', async () => {
+    const t = await createTestApp(
+      {},
+      {
+        mailer: {
+          send: async () => {
+            throw new Error('SMTP relay refused the connection');
+          },
+          close: () => undefined,
+        },
+      },
+    );
+    try {
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/contact-messages', payload: valid });
+      expect(response.statusCode).toBe(201);
+      expect(await t.app.db.select().from(contactMessages)).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
