@@ -2,6 +2,7 @@ import type { ImageVolume } from '../volume.ts';
 import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
 import { histogram, moments, percentile } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
+import { measurementGrid } from './measurement-grid.ts';
 import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
 import { ghostRatio, laplacianVariance } from './sharpness.ts';
 
@@ -39,17 +40,15 @@ function entropyFocus(values: Float32Array, offset: number): number {
   return sum / max;
 }
 
-/** MRIQC's foreground-background energy ratio: median of squared foreground over median of squared background. */
+/**
+ * MRIQC's foreground-background energy ratio: median of squared foreground over median of squared
+ * background; since squaring is monotonic on magnitudes, that is the squared ratio of median magnitudes.
+ */
 function energyRatio(values: Float32Array, object: Uint8Array, background: Uint8Array, offset: number): number {
-  const medianSquare = (mask: Uint8Array) => {
-    const h = histogram(
-      values.map((v) => (v - offset) ** 2),
-      mask,
-    );
-    return percentile(h, 50);
-  };
-  const bg = medianSquare(background);
-  return bg < 1e-3 ? 1e4 : medianSquare(object) / bg;
+  const magnitude = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) magnitude[i] = Math.abs(values[i]! - offset);
+  const bg = percentile(histogram(magnitude, background), 50) ** 2;
+  return bg < 1e-3 ? 1e4 : percentile(histogram(magnitude, object), 50) ** 2 / bg;
 }
 
 /**
@@ -57,8 +56,9 @@ function energyRatio(values: Float32Array, object: Uint8Array, background: Uint8
  * magnitude), SNR, CNR, EFC, FBER, sharpness, clipping, dynamic range and ghosting; colour images also
  * get the histology measures.
  */
-export function measureQuality(volume: ImageVolume): QualityMetrics {
-  const { width, height, depth } = volume;
+export function measureQuality(whole: ImageVolume): QualityMetrics {
+  const volume = measurementGrid(whole);
+  const { width, height } = volume;
   const values = luminance(volume.data, volume.channels);
   const modality = (
     volume.modality ??
@@ -95,7 +95,7 @@ export function measureQuality(volume: ImageVolume): QualityMetrics {
     Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
   return {
     modality,
-    dimensions: [width, height, depth],
+    dimensions: [whole.width, whole.height, whole.depth],
     foregroundFraction: fg.n / values.length,
     noiseSigma: noise.sigma,
     noiseModel: noise.model,

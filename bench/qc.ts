@@ -1,0 +1,68 @@
+// bench/qc: decode time vs check time (metrics + verdict) of a 512×512 16-bit DICOM and a 256×256×160 NIfTI.
+// Target: the check costs at most 3× the decode. Prints peak memory (max RSS) too.
+import { decodeImage } from '../server/imaging/decode-image.ts';
+import { measureQuality } from '../server/imaging/metrics/quality-metrics.ts';
+import { assessQuality } from '../server/imaging/verdict.ts';
+import { makeDicomImage } from '../tests/fixtures/dicom-fixtures.ts';
+import { writeNifti } from '../tests/fixtures/nifti-writer.ts';
+import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
+
+const RUNS = 7;
+/** Untimed runs first, so both sides are measured with optimised (JIT-compiled) code. */
+const WARMUP = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1]!;
+}
+
+async function time<T>(work: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await work();
+  return { ms: performance.now() - start, value };
+}
+
+async function bench(label: string, bytes: Uint8Array, hint: string) {
+  const decodes: number[] = [];
+  const checks: number[] = [];
+  let verdict = '';
+  for (let run = 0; run < WARMUP + RUNS; run++) {
+    const decoded = await time(() => decodeImage(bytes, hint));
+    const checked = await time(() => assessQuality(measureQuality(decoded.value)));
+    if (run < WARMUP) continue;
+    decodes.push(decoded.ms);
+    checks.push(checked.ms);
+    verdict = checked.value.verdict;
+  }
+  const decode = median(decodes);
+  const check = median(checks);
+  const ratio = check / decode;
+  console.log(
+    `${label.padEnd(34)} decode ${decode.toFixed(1).padStart(7)} ms   check ${check.toFixed(1).padStart(7)} ms   ` +
+      `check/decode ${ratio.toFixed(2)}× ${ratio <= 3 ? '(target ≤ 3×: met)' : '(target ≤ 3×: MISSED)'}   verdict ${verdict}`,
+  );
+  return ratio;
+}
+
+const slice512 = addRicianNoise(cleanPhantom({ size: 512, inner: 800, background: 0 }), 20, 1);
+const dicom = await makeDicomImage({ width: 512, height: 512, samples: toUint16(slice512), bitsAllocated: 16 });
+
+const [w, h, d] = [256, 256, 160];
+const volume = new Int16Array(w * h * d);
+const base = cleanPhantom({ size: 256, inner: 800, background: 0 });
+for (let z = 0; z < d; z++) {
+  const noisy = addRicianNoise(base, 20, z + 1);
+  const inside = Math.abs(z - d / 2) < d * 0.4;
+  for (let i = 0; i < w * h; i++)
+    volume[z * w * h + i] = Math.round(inside ? noisy.values[i]! : Math.abs(noisy.values[0]!));
+}
+const nifti = writeNifti({ dims: [w, h, d], values: volume, type: 'int16', gzip: false });
+
+console.log(`median of ${RUNS} runs each after ${WARMUP} warm-up runs, Node ${process.version}`);
+const ratios = [
+  await bench('DICOM 512×512 16-bit (MR phantom)', dicom, '.dcm'),
+  await bench('NIfTI 256×256×160 int16 (MR phantom)', nifti, '.nii'),
+];
+const peak = process.resourceUsage().maxRSS / 1024;
+console.log(`peak memory (max RSS): ${peak.toFixed(0)} MB`);
+process.exitCode = ratios.every((r) => r <= 3) ? 0 : 1;
