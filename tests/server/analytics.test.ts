@@ -42,3 +42,22 @@ describe('POST /api/v1/analytics/page-views', () => {
     expect(response.json().detail).toBe('path: path must start with /');
   });
 });
+
+describe('POST /api/v1/analytics/page-views under load from one address', () => {
+  it('takes 1000 views a minute from one address (a hospital behind NAT), then answers 429', async () => {
+    const t = await createTestApp();
+    try {
+      const send = () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/v1/analytics/page-views',
+          payload: { path: '/' },
+          headers: { dnt: '1' },
+        });
+      for (let i = 0; i < 1000; i++) expect((await send()).statusCode).toBe(204);
+      expect((await send()).statusCode).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});

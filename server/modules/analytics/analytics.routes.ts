@@ -8,7 +8,8 @@ import { createAnalyticsRepository } from './analytics.repository.ts';
 import { cleanPath, cleanReferrer } from './referrer.ts';
 
 // Limits keep a script from filling the tables; the IP is only a counter key in memory, never stored.
-const pageViewLimit = { max: 120, timeWindow: '1 minute', keyGenerator: (r: { ip: string }) => r.ip };
+// Page views are generous: a whole hospital often browses from one NAT address.
+const pageViewLimit = { max: 1000, timeWindow: '1 minute', keyGenerator: (r: { ip: string }) => r.ip };
 const feedbackLimit = { max: 30, timeWindow: '1 minute', keyGenerator: (r: { ip: string }) => r.ip };
 
 /** POST /analytics/page-views and POST /feedback: anonymous, cookie-free measures of the site. */
