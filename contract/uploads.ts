@@ -8,6 +8,12 @@ export const uploadItem = z.object({
   size_bytes: z.number().int().nonnegative().describe('Size of the stored file in bytes'),
   modified: z.number().int().describe('When it was uploaded, in epoch seconds'),
   url: z.string().describe('Path of the file itself; needs the bearer token'),
+  slice_count: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('For a DICOM series grouped from several slices: how many; the file is then a .zip of them'),
 });
 export type UploadItem = z.infer<typeof uploadItem>;
 

@@ -5,6 +5,7 @@ import analyticsRoutes from './modules/analytics/analytics.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import profileRoutes from './modules/profile/profile.routes.ts';
 import uploadsRoutes from './modules/uploads/uploads.routes.ts';
+import seriesRoutes from './modules/uploads/series.routes.ts';
 import previewsRoutes from './modules/previews/previews.routes.ts';
 import qcRoutes from './modules/qc/qc.routes.ts';
 import metricsRoutes from './modules/metrics/metrics.routes.ts';
@@ -19,5 +20,6 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(previewsRoutes);
   await app.register(qcRoutes);
   await app.register(uploadsRoutes);
+  await app.register(seriesRoutes);
   await app.register(metricsRoutes);
 }

@@ -22,7 +22,8 @@ export function uploadUrl(storedFilename: string): string {
 
 /** An upload row as the API lists it (SPEC §3). */
 export function toUploadItem(
-  row: Pick<UploadRow, 'storedFilename' | 'originalName' | 'extension' | 'sizeBytes' | 'createdAt'>,
+  row: Pick<UploadRow, 'storedFilename' | 'originalName' | 'extension' | 'sizeBytes' | 'createdAt'> &
+    Partial<Pick<UploadRow, 'sliceCount'>>,
 ): UploadItem {
   return {
     stored_filename: row.storedFilename,
@@ -31,6 +32,7 @@ export function toUploadItem(
     size_bytes: row.sizeBytes,
     modified: Math.floor(row.createdAt.getTime() / 1000),
     url: uploadUrl(row.storedFilename),
+    ...(row.sliceCount ? { slice_count: row.sliceCount } : {}),
   };
 }
 
@@ -52,6 +54,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
           extension: uploads.extension,
           sizeBytes: uploads.sizeBytes,
           createdAt: uploads.createdAt,
+          sliceCount: uploads.sliceCount,
         })
         .from(uploads)
         .where(eq(uploads.ownerId, ownerId))

@@ -1,0 +1,105 @@
+import { unzipSync } from 'fflate';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseDicom, stringValue } from '../../server/imaging/dicom/dicom-dataset.ts';
+import { uploads } from '../../server/modules/uploads/uploads.table.ts';
+import { seriesFiles, seriesZip } from '../fixtures/dicom-series.ts';
+import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createSignedInUser, type TestUser } from './helpers/users.ts';
+import { multipartBody, pngBytes, type Part } from './uploads-fixtures.ts';
+
+describe('POST /uploads/series', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createSignedInUser(t);
+  });
+  afterAll(async () => t.close());
+
+  const send = (parts: Part[], query = '') => {
+    const body = multipartBody(parts);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/v1/uploads/series${query}`,
+      headers: { ...user.auth, ...body.headers },
+      payload: body.payload,
+    });
+  };
+  const download = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: user.auth });
+    expect(res.statusCode).toBe(200);
+    return unzipSync(new Uint8Array(res.rawPayload));
+  };
+  const zOf = (bytes: Uint8Array) => Number(stringValue(parseDicom(bytes), 'x00200032', 2));
+
+  it('groups a 20-slice series sent as one zip into one listed item with its slice count', async () => {
+    const res = await send([
+      { field: 'file', filename: 'head-ct.zip', content: Buffer.from(seriesZip({ slices: 20 })) },
+    ]);
+    expect(res.statusCode).toBe(201);
+    const [item, ...others] = res.json();
+    expect(others).toHaveLength(0);
+    expect(item).toMatchObject({ original_name_guess: 'head-ct.zip', extension: '.zip', slice_count: 20 });
+    const list = (await t.app.inject({ method: 'GET', url: '/api/v1/uploads', headers: user.auth })).json();
+    expect(list.find((i: { stored_filename: string }) => i.stored_filename === item.stored_filename)).toMatchObject({
+      slice_count: 20,
+    });
+
+    const slices = Object.entries(await download(item.url));
+    expect(slices.map(([name]) => name)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `slice-${String(i + 1).padStart(4, '0')}.dcm`),
+    );
+    // In slice order along the stack, whatever order the archive held them in.
+    expect(slices.map(([, bytes]) => zOf(bytes))).toEqual(Array.from({ length: 20 }, (_, i) => i * 2.5));
+  });
+
+  it('de-identifies every slice and keeps one remapped Series Instance UID for the item', async () => {
+    const res = await send([{ field: 'file', filename: 'named.zip', content: Buffer.from(seriesZip({ slices: 4 })) }]);
+    const item = res.json()[0];
+    const slices = Object.values(await download(item.url)).map((bytes) => parseDicom(bytes));
+    const uids = new Set(slices.map((s) => stringValue(s, 'x0020000e')));
+    expect(uids.size).toBe(1);
+    expect([...uids][0]).not.toBe('1.2.826.0.1.3680043.8.498.2');
+    for (const s of slices) expect(stringValue(s, 'x00100010') ?? '').not.toContain('DOE');
+    const [row] = await t.app.db.select().from(uploads).where(eq(uploads.storedFilename, item.stored_filename));
+    expect(row).toMatchObject({ seriesInstanceUid: [...uids][0], sliceCount: 4, format: 'dcm', deidentified: true });
+  });
+
+  it('makes one item per series when an archive holds two, and groups loose slices sent as many files', async () => {
+    const two = await send([
+      {
+        field: 'file',
+        filename: 'study.zip',
+        content: Buffer.from(seriesZip({ slices: 6 }, { slices: 3, seriesInstanceUid: '1.2.826.0.1.3680043.8.498.3' })),
+      },
+    ]);
+    expect(two.statusCode).toBe(201);
+    expect(
+      two
+        .json()
+        .map((i: { slice_count: number }) => i.slice_count)
+        .sort(),
+    ).toEqual([3, 6]);
+
+    const loose = await send(
+      seriesFiles({ slices: 5 }).map((f) => ({ field: 'files', filename: f.name, content: Buffer.from(f.bytes) })),
+    );
+    expect(loose.statusCode).toBe(201);
+    expect(loose.json()).toHaveLength(1);
+    expect(loose.json()[0].slice_count).toBe(5);
+  });
+
+  it('refuses an upload without any DICOM image with 415', async () => {
+    const res = await send([{ field: 'file', filename: 'photo.png', content: await pngBytes() }]);
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toEqual({ detail: 'No DICOM images were found in this upload' });
+  });
+
+  it('refuses a broken zip with 415 and asks for a sign-in without a token', async () => {
+    const res = await send([{ field: 'file', filename: 'broken.zip', content: Buffer.from('PK\x03\x04 not really') }]);
+    expect(res.statusCode).toBe(415);
+    const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/uploads/series' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
