@@ -70,6 +70,13 @@ test('the header shows Sign In when signed out, My Space with a token, and shrin
   await expect(nav.getByRole('link', { name: 'My Space' })).toHaveAttribute('href', '/dashboard');
   await expect(nav.getByRole('link', { name: 'Sign In' })).toBeHidden();
 
+  // Signing out in another tab turns the link back to Sign In without a reload.
+  const other = await page.context().newPage();
+  await other.goto('/404');
+  await other.evaluate(() => localStorage.removeItem('token'));
+  await other.close();
+  await expect(nav.getByRole('link', { name: 'Sign In' })).toBeVisible();
+
   const footer = page.getByRole('contentinfo');
   for (const group of ['Product', 'Company', 'Legal'])
     await expect(footer.getByRole('heading', { name: group })).toBeVisible();
