@@ -11,4 +11,4 @@ export function isPreviewable(extension: string): boolean {
 }
 
 /** What the file picker offers: every extension the server accepts (SPEC §1). */
-export const ACCEPTED_UPLOAD_TYPES = '.dcm,.nii,.nii.gz,.gz,.jpg,.jpeg,.png,.tif,.tiff,.nrrd,.bmp,.gif,.webp';
+export const ACCEPTED_UPLOAD_TYPES = '.dcm,.nii,.nii.gz,.gz,.jpg,.jpeg,.png,.tif,.tiff,.nrrd,.bmp,.gif,.webp,.zip';

@@ -41,7 +41,9 @@ function failureMessage(result: XhrUploadResult): string {
 async function runUpload(file: File): Promise<void> {
   const id = nextId++;
   $uploadJobs.set([...$uploadJobs.get(), { id, name: file.name, loaded: 0, total: file.size, status: 'uploading' }]);
-  const upload = sendFileWithProgress(`${apiBase}/uploads`, file, $token.get(), (loaded, total) =>
+  // A .zip holds DICOM slices: the series route groups them into one item per series.
+  const route = file.name.toLowerCase().endsWith('.zip') ? '/uploads/series' : '/uploads';
+  const upload = sendFileWithProgress(`${apiBase}${route}`, file, $token.get(), (loaded, total) =>
     update(id, { loaded, total }),
   );
   aborters.set(id, upload.abort);

@@ -1,4 +1,5 @@
 import { parseDicom, type DataSet } from 'dicom-parser';
+import { unzipSync } from 'fflate';
 
 // Transfer syntaxes whose pixel data is stored as plain little-endian samples.
 const UNCOMPRESSED = new Set(['1.2.840.10008.1.2', '1.2.840.10008.1.2.1']);
@@ -88,4 +89,10 @@ export function dicomToNifti(buffers: ArrayBuffer[]): ArrayBuffer {
     offset += frameBytes * slice.frames;
   }
   return out;
+}
+
+/** One volume from a DICOM series item: the .zip of its slices, as the series upload stores it. */
+export function dicomArchiveToNifti(archive: ArrayBuffer): ArrayBuffer {
+  const entries = unzipSync(new Uint8Array(archive), { filter: (entry) => entry.name.toLowerCase().endsWith('.dcm') });
+  return dicomToNifti(Object.values(entries).map((bytes) => bytes.slice().buffer as ArrayBuffer));
 }

@@ -33,7 +33,15 @@ export const VOLUME_COLORMAPS = ['gray', 'hot', 'winter', 'plasma', 'viridis', '
 
 /** The name NiiVue needs to recognise the file's format, from the item's extension. */
 export function volumeFileName(item: Pick<UploadItem, 'stored_filename' | 'extension'>): string {
-  return item.extension === '.dcm' ? `${item.stored_filename}.nii` : `volume${item.extension}`;
+  const dicom = item.extension === '.dcm' || item.extension === '.zip';
+  return dicom ? `${item.stored_filename}.nii` : `volume${item.extension}`;
+}
+
+// NiiVue reads NIfTI and NRRD itself; DICOM (one file, or a series' .zip) is turned into NIfTI first.
+async function asNiftiWhenDicom(item: UploadItem, bytes: ArrayBuffer): Promise<ArrayBuffer> {
+  if (item.extension !== '.dcm' && item.extension !== '.zip') return bytes;
+  const { dicomToNifti, dicomArchiveToNifti } = await import('./volume-dicom.ts');
+  return item.extension === '.zip' ? dicomArchiveToNifti(bytes) : dicomToNifti([bytes]);
 }
 
 let viewer: Niivue | undefined;
@@ -76,7 +84,7 @@ export async function openVolume(item: UploadItem, canvas: HTMLCanvasElement): P
     ]);
     if (own.signal.aborted) return;
     $volumeStatus.set({ phase: 'preparing' });
-    const volumeBytes = item.extension === '.dcm' ? (await import('./volume-dicom.ts')).dicomToNifti([bytes]) : bytes;
+    const volumeBytes = await asNiftiWhenDicom(item, bytes);
     const nv = new module.Niivue({
       backColor: [0, 0, 0, 1],
       show3Dcrosshair: true,

@@ -1,3 +1,4 @@
+import { seriesVoxel, seriesZip } from '../fixtures/dicom-series.ts';
 import { writeNifti } from '../fixtures/nifti-writer.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 import { changedFraction, drawnFraction, pixelsOf, signIn, type Pixels } from './viewers-helpers.ts';
@@ -121,4 +122,42 @@ test('a NIfTI upload opens in the volume viewer: three slices, 3D render, scroll
   await page.getByLabel('Colour map').selectOption('hot');
   await expect.poll(async () => changedFraction(grey, await pixelsOf(canvas))).toBeGreaterThan(0.02);
   await expectAccessible(page);
+});
+
+test('a 20-slice DICOM series uploaded as a zip appears as one item and opens as one volume', async ({
+  page,
+  request,
+}) => {
+  await signIn(page, request);
+  await page.goto('/dashboard/images');
+  await page.getByLabel('Choose images to upload').setInputFiles({
+    name: 'head-ct.zip',
+    mimeType: 'application/zip',
+    buffer: Buffer.from(seriesZip({ slices: 20, size: 32 })),
+  });
+  const card = page.locator('.dash-image-card', { hasText: 'head-ct.zip' });
+  await expect(card).toHaveCount(1, { timeout: 30_000 });
+  await expect(card).toContainText('20 slices');
+  await expect(page.locator('.dash-image-card')).toHaveCount(1);
+  await expectAccessible(page);
+
+  await card.getByRole('button', { name: /Details/ }).click();
+  await page.getByRole('button', { name: 'Open viewer' }).click();
+  const readout = page.getByTestId('volume-readout');
+  await expect(readout).toContainText('Voxel', { timeout: 60_000 });
+  await expect(page.getByLabel(/Axial slice/)).toHaveAttribute('max', '19');
+  const shot = await pixelsOf(page.locator('canvas.vv-canvas'));
+  for (const [column, row] of [
+    [0, 0],
+    [1, 0],
+    [0, 1],
+    [1, 1],
+  ] as const) {
+    expect(drawnFraction(quadrant(shot, column, row)), `tile ${column},${row}`).toBeGreaterThan(0.02);
+  }
+  // The value under the crosshair is the fixture's value of that voxel: the slices are stacked in order.
+  const text = (await readout.textContent()) ?? '';
+  const [, x, y, z, value] = /Voxel \((\d+), (\d+), (\d+)\).*value (-?[\d.]+)/.exec(text) ?? [];
+  expect(Number(value)).toBe(seriesVoxel(Number(x), Number(y), Number(z), 32, 20));
+  expect(Number(value)).toBeGreaterThan(0);
 });

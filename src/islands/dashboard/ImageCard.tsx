@@ -36,6 +36,7 @@ export default function ImageCard({
         <time dateTime={new Date(item.modified * 1000).toISOString()}>{relativeAge(item.modified, now)}</time>
         <span aria-hidden="true"> · </span>
         <span>{formatMegabytes(item.size_bytes)}</span>
+        {item.slice_count && <span> · {item.slice_count} slices</span>}
       </p>
       <p>
         <span className="dash-badge">Uploaded</span>

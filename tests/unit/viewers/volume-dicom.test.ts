@@ -2,7 +2,7 @@ import * as nifti from 'nifti-reader-js';
 import { describe, expect, it } from 'vitest';
 import { knownSamples, makeDicomImage } from '../../fixtures/dicom-fixtures.ts';
 import { writeDicomFile } from '../../fixtures/dicom-writer.ts';
-import { dicomToNifti } from '../../../src/stores/volume-dicom.ts';
+import { dicomArchiveToNifti, dicomToNifti } from '../../../src/stores/volume-dicom.ts';
 import { volumeFileName } from '../../../src/stores/volume-viewer.ts';
 
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
@@ -65,5 +65,23 @@ describe('volumeFileName', () => {
     expect(volumeFileName({ stored_filename: 'a.nii.gz', extension: '.nii.gz' })).toBe('volume.nii.gz');
     expect(volumeFileName({ stored_filename: 'b.nrrd', extension: '.nrrd' })).toBe('volume.nrrd');
     expect(volumeFileName({ stored_filename: 'c.dcm', extension: '.dcm' })).toBe('c.dcm.nii');
+    expect(volumeFileName({ stored_filename: 'd.zip', extension: '.zip' })).toBe('d.zip.nii');
+  });
+});
+
+describe('dicomArchiveToNifti', () => {
+  it('opens a series item (a zip of slices) as one volume in slice order', async () => {
+    const { zipSync } = await import('fflate');
+    const archive = zipSync({
+      'slice-0002.dcm': new Uint8Array(slice(2.5, 2000)),
+      'slice-0001.dcm': new Uint8Array(slice(0, 1000)),
+      'notes.txt': new TextEncoder().encode('not a slice'),
+    });
+    const out = dicomArchiveToNifti(buffer(archive));
+    const header = nifti.readHeader(out) as nifti.NIFTI1;
+    expect(header.dims.slice(0, 4)).toEqual([3, 4, 3, 2]);
+    expect(Array.from(new Uint16Array(nifti.readImage(header, out))).filter((_, i) => i % 12 === 0)).toEqual([
+      1000, 2000,
+    ]);
   });
 });

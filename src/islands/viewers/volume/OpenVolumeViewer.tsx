@@ -10,7 +10,9 @@ const VOLUME_EXTENSIONS = ['.nii', '.nii.gz', '.nrrd', '.dcm'];
 /** The 'Open viewer' button of the image details, for NIfTI, NRRD and DICOM items, and the viewer it opens. */
 export default function OpenVolumeViewer({ item }: { item: UploadItem }) {
   const [open, setOpen] = useState(false);
-  if (!VOLUME_EXTENSIONS.includes(item.extension)) return null;
+  // A .zip item is a DICOM series grouped on upload (it carries its slice count).
+  const series = item.extension === '.zip' && Boolean(item.slice_count);
+  if (!series && !VOLUME_EXTENSIONS.includes(item.extension)) return null;
   return (
     <div className="vv-open">
       <button type="button" aria-expanded={open} onClick={() => setOpen(!open)}>
