@@ -3,6 +3,7 @@ import { apiBase } from '../lib/api-base.ts';
 import { sendFileWithProgress, UPLOAD_STALL_MS, type XhrUploadResult } from '../lib/xhr-upload.ts';
 import { loadImages } from './images.ts';
 import { $token, clearSession } from './session.ts';
+import { bundleDicomSlices } from './volume-series-upload.ts';
 
 /** One file being (or just) uploaded. */
 export interface UploadJob {
@@ -67,7 +68,7 @@ async function runUpload(file: File): Promise<void> {
 /** Uploads the files side by side, each with its own progress, then reloads the list once all end. */
 export async function uploadFiles(files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
-  await Promise.all(files.map(runUpload));
+  await Promise.all((await bundleDicomSlices(files)).map(runUpload));
   if (!$uploading.get()) await loadImages();
 }
 

@@ -1,5 +1,6 @@
-import { seriesVoxel, seriesZip } from '../fixtures/dicom-series.ts';
-import { writeNifti } from '../fixtures/nifti-writer.ts';
+import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
+import { seriesFiles, seriesVoxel, seriesZip } from '../fixtures/dicom-series.ts';
+import { writeNifti, writeNrrd } from '../fixtures/nifti-writer.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 import { changedFraction, drawnFraction, pixelsOf, signIn, type Pixels } from './viewers-helpers.ts';
 
@@ -160,4 +161,54 @@ test('a 20-slice DICOM series uploaded as a zip appears as one item and opens as
   const [, x, y, z, value] = /Voxel \((\d+), (\d+), (\d+)\).*value (-?[\d.]+)/.exec(text) ?? [];
   expect(Number(value)).toBe(seriesVoxel(Number(x), Number(y), Number(z), 32, 20));
   expect(Number(value)).toBeGreaterThan(0);
+});
+
+test('DICOM slices chosen together become one series; NRRD and single DICOM items open too', async ({
+  page,
+  request,
+}) => {
+  const token = await signIn(page, request);
+  const upload = (name: string, buffer: Buffer) =>
+    request.post('/api/v1/uploads', {
+      headers: { Authorization: `Bearer ${token}` },
+      multipart: { file: { name, mimeType: 'application/octet-stream', buffer } },
+    });
+  const values = Array.from({ length: 24 * 24 * 12 }, (_, i) => (i % 24) * 10 + Math.floor(i / 576) * 5);
+  expect(
+    (
+      await upload(
+        'knee.nrrd',
+        Buffer.from(writeNrrd({ sizes: [24, 24, 12], values, type: 'int16', encoding: 'gzip' })),
+      )
+    ).status(),
+  ).toBe(201);
+  const frames = await makeDicomImage({ width: 16, height: 12, frames: 6 });
+  expect((await upload('multiframe.dcm', Buffer.from(frames))).status()).toBe(201);
+
+  await page.goto('/dashboard/images');
+  await page
+    .getByLabel('Choose images to upload')
+    .setInputFiles(
+      seriesFiles({ slices: 5, size: 16 }).map((f) => ({
+        name: f.name,
+        mimeType: 'application/dicom',
+        buffer: Buffer.from(f.bytes),
+      })),
+    );
+  const series = page.locator('.dash-image-card', { hasText: '5 DICOM slices.zip' });
+  await expect(series).toContainText('5 slices', { timeout: 30_000 });
+  await expect(page.locator('.dash-image-card')).toHaveCount(3);
+
+  for (const [name, slices] of [
+    ['knee.nrrd', 12],
+    ['multiframe.dcm', 6],
+    ['5 DICOM slices.zip', 5],
+  ] as const) {
+    await page.getByRole('button', { name: `Details of ${name}` }).click();
+    await page.getByRole('button', { name: 'Open viewer' }).click();
+    await expect(page.getByTestId('volume-readout')).toContainText('Voxel', { timeout: 60_000 });
+    await expect(page.getByLabel(/Axial slice/), name).toHaveAttribute('max', String(slices - 1));
+    expect(drawnFraction(await pixelsOf(page.locator('canvas.vv-canvas'))), name).toBeGreaterThan(0.02);
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+  }
 });
