@@ -42,6 +42,21 @@ describe('listing, downloading and deleting uploads', () => {
     expect((await get(bob, '/api/v1/uploads')).json()).toHaveLength(1);
   });
 
+  it('answers an unchanged list with 304 for its ETag, and a fresh one after a change', async () => {
+    const first = await get(alice, '/api/v1/uploads');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['content-type']).toContain('application/json');
+    const again = await get(alice, '/api/v1/uploads', { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    const extra = (await uploadFile(t, alice, 'third.png', png)).json().stored_filename;
+    const changed = await get(alice, '/api/v1/uploads', { 'if-none-match': etag });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toHaveLength(3);
+    await t.app.inject({ method: 'DELETE', url: `/api/v1/uploads/${extra}`, headers: alice.auth });
+    expect((await get(alice, '/api/v1/uploads')).json()).toHaveLength(2);
+  });
+
   it('refuses the list without a token with 401', async () => {
     expect((await get(undefined, '/api/v1/uploads')).statusCode).toBe(401);
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,6 +17,7 @@ import { currentUser } from '../../plugins/auth-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { keepsOriginal, prepareUploadOnArrival } from '../previews/prepare-on-arrival.ts';
 import { sendUpload } from './file-delivery.ts';
+import { createUploadListCache } from './list-cache.ts';
 import { receiveUpload } from './upload-receiver.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
@@ -25,6 +27,7 @@ const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413
 export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
+  const listCache = createUploadListCache({ db: app.db, repo });
   const audit = createAuditRepository({ db: app.db });
   const limit = app.config.uploadMaxBytes;
   await app.register(multipart, {
@@ -58,8 +61,17 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     return reply.code(201).send(toUploadItem(row));
   });
 
-  app.get('/uploads', { ...guarded, schema: { response: { 200: uploadList, 401: errorResponse } } }, async (request) =>
-    repo.listForOwner(currentUser(request).id),
+  app.get(
+    '/uploads',
+    { ...guarded, schema: { response: { 200: uploadList, 401: errorResponse } } },
+    async (request, reply) => {
+      const { json, tag } = await listCache.listJson(currentUser(request).id);
+      const etag = `"${createHash('sha1').update(tag).digest('base64url')}"`;
+      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      if (request.headers['if-none-match'] === etag) return reply.code(304 as never).send(undefined as never);
+      // Bytes with their content type are sent as they are: the list was built from validated rows.
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
   );
 
   app.get(

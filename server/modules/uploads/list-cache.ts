@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/connect.ts';
+import type { UploadsRepository } from './uploads.repository.ts';
+
+/** A serialized list and the state of the owner's rows it was made from. */
+interface Entry {
+  fingerprint: string;
+  json: Buffer;
+}
+
+/** Owners whose lists are kept; the least recently used goes first. */
+const MAX_OWNERS = 500;
+
+/**
+ * GET /uploads as ready-made JSON. Reading and serializing a long list costs tens of milliseconds, so
+ * each owner's answer is kept and reused while a cheap aggregate over the owner's rows (count, newest
+ * moment, total size, newest id) is unchanged. The check runs on every request against the database,
+ * so every replica sees an upload or a deletion made through any other at once.
+ */
+export function createUploadListCache({ db, repo }: { db: Database; repo: UploadsRepository }) {
+  const entries = new Map<string, Entry>();
+
+  async function fingerprintOf(ownerId: string): Promise<string> {
+    const result = await db.execute<{ fingerprint: string }>(
+      sql`select count(*) || ':' || coalesce(max(created_at)::text, '') || ':' || coalesce(sum(size_bytes), 0)
+            || ':' || coalesce(max(id::text), '') as fingerprint
+          from uploads where owner_id = ${ownerId}`,
+    );
+    const rows = (result as unknown as { rows?: { fingerprint: string }[] }).rows ?? (result as unknown as []);
+    return rows[0]?.fingerprint ?? '';
+  }
+
+  return {
+    /** The owner's list as UTF-8 JSON bytes (encoded once, not per answer) and a tag for it (an ETag). */
+    async listJson(ownerId: string): Promise<{ json: Buffer; tag: string }> {
+      const fingerprint = await fingerprintOf(ownerId);
+      const cached = entries.get(ownerId);
+      if (cached && cached.fingerprint === fingerprint) {
+        // Re-inserted so the map's order stays least-recently-used first.
+        entries.delete(ownerId);
+        entries.set(ownerId, cached);
+        return { json: cached.json, tag: fingerprint };
+      }
+      const json = Buffer.from(JSON.stringify(await repo.listForOwner(ownerId)));
+      entries.delete(ownerId);
+      entries.set(ownerId, { fingerprint, json });
+      if (entries.size > MAX_OWNERS) entries.delete(entries.keys().next().value!);
+      return { json, tag: fingerprint };
+    },
+  };
+}
