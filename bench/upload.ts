@@ -65,12 +65,12 @@ const bare = await startChildServer('bench/lib/bare-upload-server.ts', 18792, '/
 const appRates: number[] = [];
 const bareRates: number[] = [];
 let peakGrowth = 0;
-let baselineRss = 0;
+const rss = { baseline: 0 };
 try {
   const token = await benchAccount(app.url, app.dataDir);
   const pid = app.process.pid!;
   const baseline = rssBytes(pid);
-  baselineRss = baseline;
+  rss.baseline = baseline;
   const sampler = setInterval(() => (peakGrowth = Math.max(peakGrowth, rssBytes(pid) - baseline)), 20);
   for (let i = 0; i < rounds; i++) {
     bareRates.push((await upload(`${bare.url}/`)).mbps);
@@ -96,5 +96,5 @@ console.log(
 console.log(`upload: ratio ${(mean(appRates) / mean(bareRates)).toFixed(3)} (target >= 0.8)`);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 console.log(
-  `upload: API server peak RSS growth ${mib(peakGrowth)} MiB over ${mib(baselineRss)} MiB at rest (target <= 64 MiB)`,
+  `upload: API server peak RSS growth ${mib(peakGrowth)} MiB over ${mib(rss.baseline)} MiB at rest (target <= 64 MiB)`,
 );
