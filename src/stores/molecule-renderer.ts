@@ -66,6 +66,20 @@ export function resetMoleculeView(): void {
   viewer.render();
 }
 
+/** Turns the model about a screen axis: the keyboard's way to do what dragging does. */
+export function rotateMolecule(axis: 'x' | 'y', degrees: number): void {
+  if (!viewer) return;
+  viewer.rotate(degrees, axis);
+  viewer.render();
+}
+
+/** Zooms in (factor above 1) or out (below 1). */
+export function zoomMolecule(factor: number): void {
+  if (!viewer) return;
+  viewer.zoom(factor);
+  viewer.render();
+}
+
 /** Saves what the canvas shows as a PNG file named after the model. */
 export function downloadSnapshot(): void {
   const model = $moleculeModel.get();

@@ -62,38 +62,38 @@ export async function loadRequestedModel(fetcher: typeof fetch = fetch): Promise
   }
 }
 
-/** Reads the model from the address bar (first visit, Back and Forward) and loads it. */
+/** Reads the model from the address bar (first visit) and loads it. */
 export function followAddress(): Promise<void> {
   $moleculeRequest.set(modelFromQuery(window.location.search));
   $shareNotice.set(undefined);
   return loadRequestedModel();
 }
 
-/**
- * Keeps the view on the model the address names: on Back and Forward, and when a dashboard link
- * (the header's 3D Models) changes the address while this view stays on screen. Returns the stop.
- */
-export function watchAddress(): () => void {
-  const onChange = () => {
-    const wanted = modelFromQuery(window.location.search);
-    const current = $moleculeRequest.get();
-    if (wanted.id !== current.id || wanted.type !== current.type) void followAddress();
-  };
-  void followAddress();
-  window.addEventListener('popstate', onChange);
-  const stopRouter = $router.listen(onChange);
-  return () => {
-    window.removeEventListener('popstate', onChange);
-    stopRouter();
-  };
+// Loads the model an address asks for, unless it is the one already asked for.
+function follow(search: string): void {
+  const wanted = modelFromQuery(search);
+  const current = $moleculeRequest.get();
+  if (wanted.id === current.id && wanted.type === current.type) return;
+  $moleculeRequest.set(wanted);
+  $shareNotice.set(undefined);
+  void loadRequestedModel();
 }
 
-/** Switches to another model, recording it in the address so Back returns to the previous one. */
-export function openModel(id: string, type: string): Promise<void> {
-  const url = new URL(window.location.href);
-  url.search = new URLSearchParams({ id, type }).toString();
-  window.history.pushState(window.history.state, '', url);
-  return followAddress();
+/**
+ * Keeps the view on the model the address names: after a related-model link, the header's 3D Models
+ * link, Back and Forward. The dashboard router sees every one of them; its page carries the query.
+ * Returns the stop.
+ */
+export function watchAddress(): () => void {
+  void followAddress();
+  return $router.listen((page) => {
+    if (page?.route === 'modelViewer') follow(`?${new URLSearchParams(page.search)}`);
+  });
+}
+
+/** Switches to another model through the dashboard router, so history and the header stay in step. */
+export function openModel(id: string, type: string): void {
+  $router.open(`${window.location.pathname}?${new URLSearchParams({ id, type })}`);
 }
 
 /** Changes one of the viewer's choices. */

@@ -91,6 +91,13 @@ test('Reset View undoes a rotation, and Download saves the structure file and a 
   await expect.poll(async () => changedFraction(start, await pixelsOf(canvas))).toBeGreaterThan(0.01);
   await page.getByRole('button', { name: 'Reset View' }).click();
   await expect.poll(async () => changedFraction(start, await pixelsOf(canvas))).toBeLessThan(0.002);
+  // The same without a mouse: turn and zoom buttons, then Reset View by keyboard.
+  await page.getByRole('button', { name: 'Rotate right' }).click();
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect.poll(async () => changedFraction(start, await pixelsOf(canvas))).toBeGreaterThan(0.01);
+  await page.getByRole('button', { name: 'Reset View' }).focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => changedFraction(start, await pixelsOf(canvas))).toBeLessThan(0.002);
 
   const [file] = await Promise.all([
     page.waitForEvent('download'),
@@ -137,8 +144,15 @@ test('related models switch structures, and Share copies a link that opens the s
   await expect(other.locator('.mv-related li.active')).toContainText('molecule_001');
   await other.close();
 
-  await page.goBack();
+  // The header's 3D Models link opens the default model in place; Back returns to caffeine.
+  await page
+    .getByRole('navigation', { name: /dashboard|main/i })
+    .getByRole('link', { name: '3D Models' })
+    .click();
   await rendered(page, 'protein_001');
+  await expect(page.locator('.mv-related li.active')).toContainText('protein_001');
+  await page.goBack();
+  await rendered(page, 'molecule_001');
 });
 
 test('an unknown id shows a clear error', async ({ page, request }) => {

@@ -9,7 +9,7 @@ export default function RelatedModels() {
   const open = (id: string, type: string) => (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return; // new tab: let the browser do it
     event.preventDefault();
-    void openModel(id, type);
+    openModel(id, type);
   };
   return (
     <nav className="mv-related" aria-labelledby="mv-related-title">

@@ -10,6 +10,7 @@ import {
   type Representation,
 } from '../../../lib/structure-style.ts';
 import { downloadSnapshot, resetMoleculeView } from '../../../stores/molecule-renderer.ts';
+import ViewNudges from './ViewNudges.tsx';
 import {
   $moleculeModel,
   $moleculeOptions,
@@ -65,6 +66,7 @@ export default function ViewerControls() {
           ))}
         </select>
       </label>
+      <ViewNudges disabled={!ready} />
       <div className="mv-actions">
         <button type="button" onClick={resetMoleculeView} disabled={!ready}>
           Reset View
