@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import type { PreviewAxis } from '../../contract/imaging.ts';
 import { histogram, percentile } from './metrics/histogram.ts';
 import { luminance } from './metrics/mask.ts';
+import { encodePng } from './png-encode.ts';
 import type { ImageVolume } from './volume.ts';
 
 /** Widest preview the server renders. */
@@ -31,24 +32,39 @@ export function extractSlice(volume: ImageVolume, axis: PreviewAxis, index: numb
   const flipUp = volume.format === 'nii' || volume.format === 'nrrd';
   const [cols, rows] = axis === 'axial' ? [w, h] : axis === 'coronal' ? [w, d] : [h, d];
   const values = new Float32Array(cols * rows * c);
+  // Strides of x, y, z in the voxel array; a cut walks two of them (columns, rows) at a fixed third.
+  const [colStride, rowStride, fixedStride] =
+    axis === 'axial' ? [1, w, w * h] : axis === 'coronal' ? [1, w * h, w] : [w, w * h, 1];
   for (let r = 0; r < rows; r++) {
     // For NIfTI/NRRD the last row is anterior (axial) or superior (coronal, sagittal): it goes on top.
     const row = flipUp ? rows - 1 - r : r;
-    for (let col = 0; col < cols; col++) {
-      const [x, y, z] =
-        axis === 'axial' ? [col, row, index] : axis === 'coronal' ? [col, index, row] : [index, col, row];
-      const from = ((z * h + y) * w + x) * c;
-      const to = (r * cols + col) * c;
-      for (let k = 0; k < c; k++) values[to + k] = data[from + k]!;
+    const base = (index * fixedStride + row * rowStride) * c;
+    const to = r * cols * c;
+    if (colStride === 1) {
+      values.set(data.subarray(base, base + cols * c), to);
+      continue;
     }
+    for (let col = 0; col < cols; col++)
+      for (let k = 0; k < c; k++) values[to + col * c + k] = data[base + col * colStride * c + k]!;
   }
   const [sx, sy, sz] = volume.spacing;
   const [pixelWidth, pixelHeight] = axis === 'axial' ? [sx, sy] : axis === 'coronal' ? [sx, sz] : [sy, sz];
   return { width: cols, height: rows, channels: c, values, pixelWidth, pixelHeight };
 }
 
+const ranges = new WeakMap<ImageVolume, [number, number]>();
+
 /** The grey levels shown black and white: the file's window when it has one, else the 0.5–99.5 percentiles. */
 export function displayRange(volume: ImageVolume): [number, number] {
+  let range = ranges.get(volume);
+  if (!range) {
+    range = computeRange(volume);
+    ranges.set(volume, range);
+  }
+  return range;
+}
+
+function computeRange(volume: ImageVolume): [number, number] {
   if (volume.window)
     return [volume.window.center - volume.window.width / 2, volume.window.center + volume.window.width / 2];
   if (volume.channels === 3) return [0, volume.bitDepth > 8 ? 65535 : 255];
@@ -82,9 +98,12 @@ export async function renderSlicePng(
     outWidth = PREVIEW_MAX_WIDTH;
   }
   outHeight = Math.min(outHeight, PREVIEW_MAX_WIDTH * 2);
+  if (outWidth === slice.width && outHeight === slice.height)
+    return encodePng(bytes, slice.width, slice.height, slice.channels);
   let image = sharp(bytes, { raw: { width: slice.width, height: slice.height, channels: slice.channels } });
   if (outWidth !== slice.width || outHeight !== slice.height)
     image = image.resize(outWidth, outHeight, { fit: 'fill' });
   if (slice.channels === 1) image = image.toColourspace('b-w');
-  return image.png({ compressionLevel: 6 }).toBuffer();
+  // Fast deflate: previews are transient views, and encoding time is most of a render.
+  return image.png({ compressionLevel: 2, adaptiveFiltering: false }).toBuffer();
 }

@@ -41,14 +41,26 @@ function writeSamples(
   slope: number,
   intercept: number,
 ) {
-  const view = new DataView(frame.bytes.buffer, frame.bytes.byteOffset, frame.bytes.byteLength);
   const little = !frame.bigEndian;
   const shift = 32 - bitsStored;
+  const mask = bitsStored < bits ? 2 ** bitsStored - 1 : -1;
+  const real = (v: number) => {
+    let s = mask === -1 ? v : v & mask;
+    if (signed) s = (s << shift) >> shift;
+    return s * slope + intercept;
+  };
+  if (bits === 16 && little) {
+    // Little-endian words read through a typed view: several times faster than a DataView per sample.
+    const bytes = frame.bytes.byteOffset % 2 === 0 ? frame.bytes : frame.bytes.slice();
+    const words = new Uint16Array(bytes.buffer, bytes.byteOffset, count);
+    for (let i = 0; i < count; i++) out[at + i] = real(words[i]!);
+    return;
+  }
+  const view = new DataView(frame.bytes.buffer, frame.bytes.byteOffset, frame.bytes.byteLength);
   for (let i = 0; i < count; i++) {
-    let v = bits === 8 ? view.getUint8(i) : bits === 16 ? view.getUint16(i * 2, little) : view.getUint32(i * 4, little);
-    if (bitsStored < bits) v &= 2 ** bitsStored - 1;
-    if (signed) v = (v << shift) >> shift;
-    out[at + i] = v * slope + intercept;
+    const v =
+      bits === 8 ? view.getUint8(i) : bits === 16 ? view.getUint16(i * 2, little) : view.getUint32(i * 4, little);
+    out[at + i] = real(v);
   }
 }
 

@@ -8,24 +8,33 @@ export interface Histogram {
 
 const BINS = 4096;
 
-/** Histogram of `values` (only where `mask` is 1 when a mask is given). */
-export function histogram(values: Float32Array, mask?: Uint8Array, bins = BINS): Histogram {
-  let min = Infinity,
-    max = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    if (mask && !mask[i]) continue;
-    const v = values[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
+/**
+ * Histogram of `values` (only where `mask` is 1 when a mask is given). Passing `range` (such as the
+ * whole image's) skips the pass that finds it, and lets masked histograms share one binning.
+ */
+export function histogram(values: Float32Array, mask?: Uint8Array, bins = BINS, range?: [number, number]): Histogram {
+  let [min, max] = range ?? [Infinity, -Infinity];
+  if (!range) {
+    for (let i = 0; i < values.length; i++) {
+      if (mask && !mask[i]) continue;
+      const v = values[i]!;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
   }
   const counts = new Uint32Array(bins);
   if (!(max >= min)) return { min: 0, max: 0, counts, total: 0 };
   const scale = max > min ? (bins - 1) / (max - min) : 0;
   let total = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (mask && !mask[i]) continue;
-    counts[Math.round((values[i]! - min) * scale)]!++;
-    total++;
+  if (mask) {
+    for (let i = 0; i < values.length; i++) {
+      if (!mask[i]) continue;
+      counts[((values[i]! - min) * scale + 0.5) | 0]!++;
+      total++;
+    }
+  } else {
+    for (let i = 0; i < values.length; i++) counts[((values[i]! - min) * scale + 0.5) | 0]!++;
+    total = values.length;
   }
   return { min, max, counts, total };
 }
@@ -66,8 +75,8 @@ export function otsuThreshold(h: Histogram): number {
   return h.min + (cut + 0.5) * width;
 }
 
-/** Mean, standard deviation, mean of squares and skewness of the masked values. */
-export function moments(values: Float32Array, mask: Uint8Array, select: 0 | 1) {
+/** Mean, standard deviation, mean of squares and (when asked, one more pass) skewness of the masked values. */
+export function moments(values: Float32Array, mask: Uint8Array, select: 0 | 1, withSkewness = false) {
   let n = 0,
     sum = 0,
     sumSq = 0;
@@ -82,6 +91,7 @@ export function moments(values: Float32Array, mask: Uint8Array, select: 0 | 1) {
   const variance = n ? Math.max(0, sumSq / n - mean * mean) : 0;
   const sd = Math.sqrt(variance);
   let cubes = 0;
-  if (sd > 0) for (let i = 0; i < values.length; i++) if (mask[i] === select) cubes += ((values[i]! - mean) / sd) ** 3;
+  if (sd > 0 && withSkewness)
+    for (let i = 0; i < values.length; i++) if (mask[i] === select) cubes += ((values[i]! - mean) / sd) ** 3;
   return { n, mean, sd, meanSquare: n ? sumSq / n : 0, skewness: n ? cubes / n : 0 };
 }

@@ -1,4 +1,4 @@
-import { histogram, otsuThreshold } from './histogram.ts';
+import { histogram, otsuThreshold, type Histogram } from './histogram.ts';
 
 /** Greyscale intensities of a volume: the values themselves, or the luminance of RGB voxels. */
 export function luminance(data: Float32Array, channels: 1 | 3): Float32Array {
@@ -10,8 +10,12 @@ export function luminance(data: Float32Array, channels: 1 | 3): Float32Array {
 }
 
 /** Foreground (1) against background (0) by Otsu's threshold; `inverted` when the object is darker. */
-export function foregroundMask(values: Float32Array, inverted = false): { mask: Uint8Array; threshold: number } {
-  const threshold = otsuThreshold(histogram(values));
+export function foregroundMask(
+  values: Float32Array,
+  inverted = false,
+  all: Histogram = histogram(values),
+): { mask: Uint8Array; threshold: number } {
+  const threshold = otsuThreshold(all);
   const mask = new Uint8Array(values.length);
   for (let i = 0; i < values.length; i++)
     mask[i] = (inverted ? values[i]! < threshold : values[i]! > threshold) ? 1 : 0;

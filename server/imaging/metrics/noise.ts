@@ -20,7 +20,7 @@ export function backgroundNoise(
   background: Uint8Array,
   magnitude: boolean,
 ): { sigma: number; model: NoiseModel; mean: number } {
-  const m = moments(values, background, 1);
+  const m = moments(values, background, 1, !magnitude);
   if (looksRayleigh(m.mean, m.sd, m.skewness, magnitude))
     return { sigma: Math.sqrt(m.meanSquare / 2), model: 'rayleigh', mean: m.mean };
   // A regular subsample of at most 400 000 voxels keeps the two sorts cheap on large volumes.

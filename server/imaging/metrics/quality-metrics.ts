@@ -65,8 +65,11 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     (volume.channels === 3 ? 'SM' : volume.format === 'nii' || volume.format === 'nrrd' ? 'MR' : 'OT')
   ).toUpperCase();
   // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
-  const { mask: object } = foregroundMask(values, volume.channels === 3);
-  const grown = dilate(object, width, height, 3);
+  const all = histogram(values);
+  const { mask: object } = foregroundMask(values, volume.channels === 3, all);
+  // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
+  const band = dilate(object, width, height, 2);
+  const grown = dilate(band, width, height, 1);
   const background = new Uint8Array(values.length);
   let backgroundCount = 0;
   for (let i = 0; i < values.length; i++) {
@@ -75,21 +78,23 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     backgroundCount++;
   }
   const fg = moments(values, object, 1);
-  const all = histogram(values);
   const offset = modality === 'MR' ? 0 : percentile(all, 0.5);
   const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
   const noise = enoughBackground
     ? backgroundNoise(values, background, modality === 'MR' && percentile(all, 0.5) >= 0)
     : { sigma: laplacianNoise(values, width, height), model: 'laplacian' as const, mean: percentile(all, 1) };
   const sigma = Math.max(noise.sigma, 1e-6);
-  const fgHist = histogram(values, object);
+  const fgHist = histogram(values, object, undefined, [all.min, all.max]);
   const span = percentile(fgHist, 99) - percentile(fgHist, 1) || percentile(all, 99.5) - percentile(all, 0.5);
   const [low, high] = volume.storedRange;
   let clipped = 0;
   // Saturation at the top counts anywhere; the bottom only inside the object, since air at 0 is normal.
-  for (let i = 0; i < values.length; i++)
-    if ((Number.isFinite(high) && values[i]! >= high) || (Number.isFinite(low) && object[i] && values[i]! <= low))
-      clipped++;
+  const top = Number.isFinite(high) ? high : Infinity;
+  const bottom = Number.isFinite(low) ? low : -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v >= top || (v <= bottom && object[i])) clipped++;
+  }
   const pileUp = all.counts[all.counts.length - 1]! / Math.max(1, all.total);
   const range =
     Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
@@ -103,7 +108,7 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     cnr: Math.abs(fg.mean - noise.mean) / sigma,
     efc: entropyFocus(values, offset),
     fber: enoughBackground ? energyRatio(values, object, background, offset) : 0,
-    sharpness: laplacianVariance(values, width, height, dilate(object, width, height, 2), span) * 1000,
+    sharpness: laplacianVariance(values, width, height, band, span) * 1000,
     // A pile-up of more than 1% of voxels in the top histogram bin is clipping even below the type's maximum.
     clippedFraction: Math.max(clipped / values.length, pileUp > 0.01 && volume.channels === 1 ? pileUp : 0),
     dynamicRangeUsed: Math.min(1, range),

@@ -84,8 +84,8 @@ export function ghostRatio(
         for (let x = 0; x < width; x++) {
           const i = o + y * width + x;
           if (grown[i]) continue;
-          const sx = axis === 'x' ? (x + (width >> 1)) % width : x;
-          const sy = axis === 'y' ? (y + (height >> 1)) % height : y;
+          const sx = axis === 'x' ? (x + (width >> 1) < width ? x + (width >> 1) : x + (width >> 1) - width) : x;
+          const sy = axis === 'y' ? (y + (height >> 1) < height ? y + (height >> 1) : y + (height >> 1) - height) : y;
           if (object[o + sy * width + sx]) {
             ghostSum += values[i]!;
             ghostN++;

@@ -46,7 +46,10 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
       // Rendered once, then served from the store: previews cost nothing after the first view.
       if (await app.storage.stat(key)) return reply.send(await app.storage.get(key));
       const png = await renderSlicePng(volume, axis, slice);
-      await app.storage.put(key, Readable.from([png]));
+      // The cache is written after the answer: a slow (fsync'd) write must not hold up the viewer.
+      app.storage
+        .put(key, Readable.from([png]))
+        .catch((error: unknown) => request.log.warn({ err: error }, 'preview cache write failed'));
       return reply.send(png);
     },
   );

@@ -1,0 +1,121 @@
+// bench/dicom-vs-orthanc: 500 DICOM slices uploaded by 5 parallel clients to Orthanc (Debian's package) and
+// to this server, then every preview rendered by each. Prints instances/s, previews/s and the ratios
+// (target ≥ 1.0: this server faster than Orthanc). Skips, saying so, when Orthanc is not installed.
+import { writeDicomFile, type FixtureElement } from '../tests/fixtures/dicom-writer.ts';
+import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
+import { benchAccount } from './lib/bench-account.ts';
+import { startChildServer } from './lib/child-server.ts';
+import { orthancExecutable, startOrthanc } from './lib/orthanc.ts';
+
+const SLICES = 500;
+const CLIENTS = 5;
+const SIZE = 256;
+
+const executable = orthancExecutable();
+if (!executable) {
+  console.log('SKIPPED: Orthanc is not installed (apt-get install -y orthanc); nothing was measured.');
+  process.exit(0);
+}
+
+/** One slice of a 256×256 16-bit MR series, each with its own SOP Instance UID. */
+function slice(index: number, pixels: Uint16Array): Uint8Array {
+  const elements: FixtureElement[] = [
+    { tag: '00080016', vr: 'UI', value: '1.2.840.10008.5.1.4.1.1.4' },
+    { tag: '00080018', vr: 'UI', value: `1.2.826.0.1.3680043.9.7734.3.${index + 1}` },
+    { tag: '00080060', vr: 'CS', value: 'MR' },
+    { tag: '00100010', vr: 'PN', value: 'BENCH^PATIENT' },
+    { tag: '00100020', vr: 'LO', value: 'BENCH-1' },
+    { tag: '0020000D', vr: 'UI', value: '1.2.826.0.1.3680043.9.7734.1' },
+    { tag: '0020000E', vr: 'UI', value: '1.2.826.0.1.3680043.9.7734.2' },
+    { tag: '00200013', vr: 'IS', value: String(index + 1) },
+    { tag: '00280002', vr: 'US', value: [1] },
+    { tag: '00280004', vr: 'CS', value: 'MONOCHROME2' },
+    { tag: '00280010', vr: 'US', value: [SIZE] },
+    { tag: '00280011', vr: 'US', value: [SIZE] },
+    { tag: '00280100', vr: 'US', value: [16] },
+    { tag: '00280101', vr: 'US', value: [16] },
+    { tag: '00280102', vr: 'US', value: [15] },
+    { tag: '00280103', vr: 'US', value: [0] },
+    { tag: '7FE00010', vr: 'OW', value: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength) },
+  ];
+  return writeDicomFile({ syntax: 'explicit-le', elements });
+}
+
+/** Runs `count` jobs over `CLIENTS` parallel workers; resolves to jobs per second. */
+async function parallel(count: number, job: (index: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < count) await job(next++);
+    }),
+  );
+  return count / ((performance.now() - start) / 1000);
+}
+
+async function expectOk(response: Response, what: string): Promise<Response> {
+  if (!response.ok) throw new Error(`${what}: HTTP ${response.status} ${await response.text()}`);
+  return response;
+}
+
+const base = cleanPhantom({ size: SIZE, inner: 800, background: 0 });
+const files = Array.from({ length: SLICES }, (_, i) => slice(i, toUint16(addRicianNoise(base, 20, i + 1))));
+console.log(`${SLICES} slices of ${SIZE}×${SIZE} 16-bit, ${CLIENTS} parallel clients; Orthanc: ${executable}`);
+
+const orthanc = await startOrthanc(executable, 8942);
+const orthancIds: string[] = [];
+let orthancUpload: number;
+let orthancPreview: number;
+try {
+  orthancUpload = await parallel(SLICES, async (i) => {
+    const res = await expectOk(
+      await fetch(`${orthanc.url}/instances`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/dicom' },
+        body: files[i]!,
+      }),
+      'Orthanc upload',
+    );
+    orthancIds[i] = ((await res.json()) as { ID: string }).ID;
+  });
+  orthancPreview = await parallel(SLICES, async (i) => {
+    await (
+      await expectOk(await fetch(`${orthanc.url}/instances/${orthancIds[i]}/preview`), 'Orthanc preview')
+    ).arrayBuffer();
+  });
+} finally {
+  await orthanc.stop();
+}
+
+const server = await startChildServer('server/main.ts', 8943, '/api/v1/health');
+const names: string[] = [];
+let ourUpload: number;
+let ourPreview: number;
+try {
+  const token = await benchAccount(server.url, server.dataDir);
+  const auth = { authorization: `Bearer ${token}` };
+  ourUpload = await parallel(SLICES, async (i) => {
+    const form = new FormData();
+    form.append('file', new Blob([files[i]!]), `slice-${i}.dcm`);
+    const res = await expectOk(
+      await fetch(`${server.url}/api/v1/uploads`, { method: 'POST', headers: auth, body: form }),
+      'upload',
+    );
+    names[i] = ((await res.json()) as { stored_filename: string }).stored_filename;
+  });
+  ourPreview = await parallel(SLICES, async (i) => {
+    await (
+      await expectOk(await fetch(`${server.url}/api/v1/uploads/${names[i]}/preview.png`, { headers: auth }), 'preview')
+    ).arrayBuffer();
+  });
+} finally {
+  await server.stop();
+}
+
+const row = (label: string, ours: number, theirs: number) =>
+  console.log(
+    `${label.padEnd(10)} this server ${ours.toFixed(1).padStart(7)}/s   Orthanc ${theirs.toFixed(1).padStart(7)}/s   ratio ${(ours / theirs).toFixed(2)} ${ours >= theirs ? '(target ≥ 1.0: met)' : '(target ≥ 1.0: MISSED)'}`,
+  );
+row('instances', ourUpload, orthancUpload);
+row('previews', ourPreview, orthancPreview);
+console.log('(this server de-identifies every DICOM on arrival; Orthanc stores it as sent)');
