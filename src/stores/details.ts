@@ -55,7 +55,9 @@ export async function openDetails(item: UploadItem): Promise<void> {
   }
   $preview.set({ status: 'loading' });
   try {
-    const blob = await api.get(apiPathOf(item.url)).blob();
+    // Browsers cannot draw TIFF: the server renders those to PNG; every other type is shown as stored.
+    const path = /^\.tiff?$/i.test(item.extension) ? `${apiPathOf(item.url)}/preview.png` : apiPathOf(item.url);
+    const blob = await api.get(path).blob();
     if (current !== opening) return;
     $preview.set({ status: 'ready', url: URL.createObjectURL(blob) });
   } catch {

@@ -186,6 +186,26 @@ test.describe('My Images', () => {
     await expect(page.getByRole('list', { name: 'Comments, newest first' }).getByRole('listitem')).toHaveCount(2);
   });
 
+  test('Check Quality Control shows the result and adds it to the comments with [QC]', async ({ page, request }) => {
+    await apiUpload(request, account, 'phantom.png', await pngFile(64, 64));
+    await useSession(page, account);
+    await page.goto('/dashboard/images');
+    await page.getByRole('button', { name: 'Details of phantom.png' }).click();
+    const dialog = page.getByRole('dialog', { name: 'phantom.png' });
+    await dialog.getByRole('button', { name: 'Check Quality Control' }).click();
+    const result = dialog.locator('.dash-qc-text');
+    await expect(result).not.toBeEmpty({ timeout: 15_000 });
+    const text = (await result.textContent())!;
+    const newest = dialog.getByRole('list', { name: 'Comments, newest first' }).getByRole('listitem').first();
+    await expect(newest).toContainText(`[QC] ${text.slice(0, 40)}`);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Overview' }).click();
+    const analyzed = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Analyzed Images' }) });
+    await expect(analyzed).toContainText('1');
+    await expect(page.getByText(/Quality check \((pass|review|fail)\) of phantom\.png/)).toBeVisible();
+  });
+
   test("Copy URL's link opens the image in a fresh browser without signing in", async ({ page, request, browser }) => {
     const png = await pngFile(20, 20);
     await apiUpload(request, account, 'shared.png', png);
