@@ -206,6 +206,26 @@ test.describe('My Images', () => {
     await expect(page.getByText(/Quality check \((pass|review|fail)\) of phantom\.png/)).toBeVisible();
   });
 
+  test('Delete asks for confirmation, then removes the image', async ({ page, request }) => {
+    await apiUpload(request, account, 'keep.png', await pngFile());
+    await apiUpload(request, account, 'remove.png', await pngFile());
+    await useSession(page, account);
+    await page.goto('/dashboard/images');
+    await page.getByRole('button', { name: 'Delete remove.png' }).click();
+    const confirm = page.getByRole('group', { name: 'Confirm deleting remove.png' });
+    await expect(confirm.getByRole('button', { name: 'Yes, delete' })).toBeFocused();
+    await expectAccessible(page);
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await expect(page.getByRole('heading', { name: 'remove.png' })).toBeVisible();
+    await page.getByRole('button', { name: 'Delete remove.png' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect(page.getByRole('heading', { name: 'remove.png' })).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'keep.png' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'keep.png' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'remove.png' })).toBeHidden();
+  });
+
   test("Copy URL's link opens the image in a fresh browser without signing in", async ({ page, request, browser }) => {
     const png = await pngFile(20, 20);
     await apiUpload(request, account, 'shared.png', png);

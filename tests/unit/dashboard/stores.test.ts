@@ -1,0 +1,64 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { qcRequest } from '../../../src/lib/qc-request.ts';
+import { $comments, addQcComment, COMMENT_SAVE_DELAY_MS, saveComment } from '../../../src/stores/comments.ts';
+import { apiPathOf } from '../../../src/stores/images.ts';
+import { $settings, $settingsSaved, saveSettings, settingsEdited } from '../../../src/stores/settings.ts';
+
+describe('comments store', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    $comments.set({});
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('saves a comment only after the 150 ms delay, under image_comments_v1', async () => {
+    expect(COMMENT_SAVE_DELAY_MS).toBe(150);
+    const saving = saveComment('a.png', 'Looks sharp');
+    await vi.advanceTimersByTimeAsync(149);
+    expect($comments.get()['a.png']).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    await saving;
+    expect($comments.get()['a.png']?.map((c) => c.text)).toEqual(['Looks sharp']);
+    expect(JSON.parse(localStorage.getItem('image_comments_v1')!)['a.png'][0].text).toBe('Looks sharp');
+  });
+
+  it('ignores blank text', async () => {
+    await saveComment('a.png', '   ');
+    expect($comments.get()).toEqual({});
+  });
+
+  it('adds a QC result with the [QC] prefix', () => {
+    addQcComment('b.dcm', 'No artefacts. Confidence 88.');
+    expect($comments.get()['b.dcm']?.[0]?.text).toBe('[QC] No artefacts. Confidence 88.');
+  });
+});
+
+describe('settings store', () => {
+  it('keeps saved settings in this browser and shows Saved until the next edit', () => {
+    saveSettings({ fullName: 'A', email: 'a@example.org', timezone: 'Asia/Tokyo', mfa: true, emailSummaries: false });
+    expect($settingsSaved.get()).toBe(true);
+    expect(JSON.parse(localStorage.getItem('dashboard_settings_v1')!)).toMatchObject({
+      timezone: 'Asia/Tokyo',
+      mfa: true,
+    });
+    settingsEdited();
+    expect($settingsSaved.get()).toBe(false);
+    expect($settings.get().fullName).toBe('A');
+  });
+});
+
+describe('request helpers', () => {
+  it('turns an item url into a path under the API base', () => {
+    expect(apiPathOf('/api/v1/uploads/a.png')).toBe('/uploads/a.png');
+    expect(apiPathOf('https://qc.example.org/api/v1/uploads/a.png')).toBe('/uploads/a.png');
+  });
+
+  it('asks the vision model about the image with the QC prompt', () => {
+    const body = qcRequest('/api/v1/uploads/a.png');
+    expect(body.model).toMatch(/medgemma/);
+    const [image, prompt] = body.messages[0]!.content;
+    expect(image).toEqual({ type: 'image_url', image_url: { url: '/api/v1/uploads/a.png' } });
+    expect(prompt?.type === 'text' && prompt.text).toMatch(/issues.*confidence.*0 to 100.*fixes/s);
+  });
+});
