@@ -4,12 +4,13 @@ import type { UploadItem } from '../../contract/uploads.ts';
 import { api } from '../lib/api.ts';
 import { apiPathOf } from './images.ts';
 import { fetchWithProgress } from './volume-download.ts';
+import { looksLikeHounsfield, windowRange, type CtWindow } from './volume-window-presets.ts';
 
 /** Where opening a volume has got to. */
 export type VolumeStatus =
   | { phase: 'downloading'; received: number; total?: number }
   | { phase: 'preparing' }
-  | { phase: 'ready'; dims: [number, number, number] }
+  | { phase: 'ready'; dims: [number, number, number]; hounsfield: boolean }
   | { phase: 'error'; message: string };
 
 /** The crosshair: voxel indexes, millimetres and the value under it. */
@@ -105,7 +106,7 @@ export async function openVolume(item: UploadItem, canvas: HTMLCanvasElement): P
     if (!volume) throw new Error('empty');
     $volumeWindow.set({ min: round(volume.cal_min ?? 0), max: round(volume.cal_max ?? 0) });
     const dims = (volume.dims ?? [3, 1, 1, 1]).slice(1, 4) as [number, number, number];
-    $volumeStatus.set({ phase: 'ready', dims });
+    $volumeStatus.set({ phase: 'ready', dims, hounsfield: looksLikeHounsfield(volume.global_min ?? 0) });
     // Start at the centre so every view shows tissue, and report the voxel there.
     nv.moveCrosshairInVox(0, 0, 0);
   } catch (error) {
@@ -150,6 +151,12 @@ export function applyWindowPreset(preset: 'auto' | 'full' | 'narrow'): void {
   if (preset === 'auto') setVolumeWindow(low, high);
   else if (preset === 'full') setVolumeWindow(volume.global_min ?? low, volume.global_max ?? high);
   else setVolumeWindow(low + (high - low) * 0.35, low + (high - low) * 0.65);
+}
+
+/** Applies a CT window given as width and level. */
+export function applyCtWindow(window: CtWindow): void {
+  const { min, max } = windowRange(window);
+  setVolumeWindow(min, max);
 }
 
 /** Changes the colour map of the volume. */

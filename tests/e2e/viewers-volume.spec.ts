@@ -161,6 +161,9 @@ test('a 20-slice DICOM series uploaded as a zip appears as one item and opens as
   const [, x, y, z, value] = /Voxel \((\d+), (\d+), (\d+)\).*value (-?[\d.]+)/.exec(text) ?? [];
   expect(Number(value)).toBe(seriesVoxel(Number(x), Number(y), Number(z), 32, 20));
   expect(Number(value)).toBeGreaterThan(0);
+  // Hounsfield units: the CT windows are offered and set the window they name.
+  await page.getByRole('button', { name: 'Soft tissue (W 400 L 40)' }).click();
+  await expect(readout).toContainText('Window -160 to 240');
 });
 
 test('DICOM slices chosen together become one series; NRRD and single DICOM items open too', async ({
@@ -186,15 +189,13 @@ test('DICOM slices chosen together become one series; NRRD and single DICOM item
   expect((await upload('multiframe.dcm', Buffer.from(frames))).status()).toBe(201);
 
   await page.goto('/dashboard/images');
-  await page
-    .getByLabel('Choose images to upload')
-    .setInputFiles(
-      seriesFiles({ slices: 5, size: 16 }).map((f) => ({
-        name: f.name,
-        mimeType: 'application/dicom',
-        buffer: Buffer.from(f.bytes),
-      })),
-    );
+  await page.getByLabel('Choose images to upload').setInputFiles(
+    seriesFiles({ slices: 5, size: 16 }).map((f) => ({
+      name: f.name,
+      mimeType: 'application/dicom',
+      buffer: Buffer.from(f.bytes),
+    })),
+  );
   const series = page.locator('.dash-image-card', { hasText: '5 DICOM slices.zip' });
   await expect(series).toContainText('5 slices', { timeout: 30_000 });
   await expect(page.locator('.dash-image-card')).toHaveCount(3);

@@ -6,12 +6,14 @@ import {
   $volumeCursor,
   $volumeStatus,
   $volumeWindow,
+  applyCtWindow,
   applyWindowPreset,
   closeVolume,
   openVolume,
   setVolumeColormap,
   VOLUME_COLORMAPS,
 } from '../../../stores/volume-viewer.ts';
+import { CT_WINDOWS } from '../../../stores/volume-window-presets.ts';
 import SliceControls from './SliceControls.tsx';
 import VolumeProgress from './VolumeProgress.tsx';
 import './volume-viewer.css';
@@ -61,6 +63,12 @@ export default function VolumeViewer({ item }: { item: UploadItem }) {
             <button type="button" onClick={() => applyWindowPreset('narrow')}>
               Narrow window
             </button>
+            {status.hounsfield &&
+              CT_WINDOWS.map((w) => (
+                <button key={w.label} type="button" onClick={() => applyCtWindow(w)}>
+                  {w.label} (W {w.width} L {w.level})
+                </button>
+              ))}
           </div>
           <SliceControls dims={status.dims} cursor={cursor} />
         </div>
