@@ -111,9 +111,9 @@ function assessHistology(m: QualityMetrics): QualityAssessment {
     fixes.push(fix);
     if (level === 'fail' || verdict === 'pass') verdict = level;
   };
-  if (c.focus < 2)
+  if (c.focus < 0.2)
     flag(
-      c.focus < 0.3 ? 'fail' : 'review',
+      c.focus < 0.05 ? 'fail' : 'review',
       `Out of focus (focus ${round(c.focus, 2)})`,
       'Rescan with autofocus on more focus points.',
     );

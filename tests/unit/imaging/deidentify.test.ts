@@ -38,3 +38,34 @@ describe('DICOM de-identification (PS3.15 Annex E Basic Profile)', () => {
     expect(stringValue(a, 'x00080016')).toBe('1.2.840.10008.5.1.4.1.1.4');
   });
 });
+
+describe('sequences kept by the profile', () => {
+  it('are cleaned inside: names emptied, UIDs remapped, private tags dropped, other values kept', async () => {
+    const { writeDicomFile } = await import('../../fixtures/dicom-writer.ts');
+    const original = writeDicomFile({
+      syntax: 'explicit-le',
+      elements: [
+        { tag: '00080018', vr: 'UI', value: fixtureIdentity.sopInstanceUid },
+        {
+          tag: '00081032',
+          vr: 'SQ',
+          value: [
+            [
+              { tag: '00080100', vr: 'SH', value: 'CODE-42' },
+              { tag: '00081155', vr: 'UI', value: fixtureIdentity.seriesInstanceUid },
+              { tag: '00100010', vr: 'PN', value: fixtureIdentity.patientName },
+              { tag: '00091001', vr: 'LO', value: fixtureIdentity.privateNote },
+            ],
+          ],
+        },
+      ],
+    });
+    const clean = deidentifyDicom(original, 'owner-1');
+    for (const value of Object.values(fixtureIdentity)) expect(text(clean), value).not.toContain(value);
+    const item = parseDicom(clean).elements.x00081032!.items![0]!.dataSet!;
+    expect(stringValue(item, 'x00080100')).toBe('CODE-42');
+    expect(stringValue(item, 'x00081155')).toBe(remapUid(fixtureIdentity.seriesInstanceUid, 'owner-1'));
+    expect(item.elements.x00100010?.length).toBe(0);
+    expect(item.elements.x00091001).toBeUndefined();
+  });
+});

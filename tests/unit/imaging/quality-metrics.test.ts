@@ -97,3 +97,59 @@ describe('verdicts', () => {
     });
   }
 });
+
+describe('colour histology', () => {
+  /** A slide: white background, a stained section (pink, textured) covering `coverage` of the width. */
+  function slide(coverage: number, cast = [0, 0, 0], blurSigma = 0) {
+    const size = 128;
+    const texture = blur(
+      {
+        width: size,
+        height: size,
+        values: Float32Array.from({ length: size * size }, (_, i) => ((i * 7919) % 97) * 1.2),
+      },
+      blurSigma,
+    );
+    const data = new Float32Array(size * size * 3);
+    for (let y = 0; y < size; y++) {
+      for (let x = 0; x < size; x++) {
+        const p = y * size + x;
+        const tissue = x < size * coverage;
+        const rgb = tissue
+          ? [200 - texture.values[p]!, 90 - texture.values[p]! / 2, 160 - texture.values[p]!]
+          : [245, 245, 245];
+        for (let c = 0; c < 3; c++) data[p * 3 + c] = Math.max(0, Math.min(255, rgb[c]! + cast[c]!));
+      }
+    }
+    return {
+      format: 'png' as const,
+      width: size,
+      height: size,
+      depth: 1,
+      channels: 3 as const,
+      data,
+      spacing: [1, 1, 1] as [number, number, number],
+      bitDepth: 8,
+      storedRange: [0, 255] as [number, number],
+      photometric: 'RGB',
+      invert: false,
+    };
+  }
+
+  it('measures tissue coverage, colour cast and focus', () => {
+    const good = measureQuality(slide(0.5)).colour!;
+    expect(good.tissueCoverage).toBeGreaterThan(0.45);
+    expect(good.tissueCoverage).toBeLessThan(0.55);
+    expect(good.colourCast).toBeLessThan(0.02);
+    expect(measureQuality(slide(0.5, [-40, 0, 30])).colour!.colourCast).toBeGreaterThan(0.1);
+    expect(measureQuality(slide(0.5, [0, 0, 0], 3)).colour!.focus).toBeLessThan(good.focus);
+  });
+
+  it('passes a good slide and flags an empty, cast one', () => {
+    const good = assessQuality(measureQuality(slide(0.5)));
+    expect(good, JSON.stringify(measureQuality(slide(0.5)).colour)).toMatchObject({ verdict: 'pass' });
+    const bad = assessQuality(measureQuality(slide(0.01, [-60, 0, 50])));
+    expect(bad.verdict).toBe('fail');
+    expect(bad.issues.join(' ')).toMatch(/Little tissue.*Colour cast|Colour cast/);
+  });
+});
