@@ -19,6 +19,9 @@ export interface ReceivedFile {
 
 const ONE_FILE = 'Send exactly one file in the "file" field';
 
+/** A client that sends no byte for this long has stalled; its connection is closed and nothing kept. */
+export const UPLOAD_IDLE_MS = 60_000;
+
 function mebibytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 }
@@ -45,10 +48,28 @@ async function storePart(part: MultipartFile, storage: Storage, limit: number): 
 /**
  * Reads a multipart request holding exactly one part named `file` and stores it. Refuses (and removes
  * anything stored) a missing or second file, an empty file, an unsupported or mislabelled type, or a
- * file over `limit` bytes.
+ * file over `limit` bytes. There is no overall time limit (a large volume on a slow line takes long), but
+ * a connection idle for `idleMs` is closed, which also removes the partial file.
  */
-export async function receiveUpload(request: FastifyRequest, storage: Storage, limit: number): Promise<ReceivedFile> {
+export async function receiveUpload(
+  request: FastifyRequest,
+  storage: Storage,
+  limit: number,
+  idleMs = UPLOAD_IDLE_MS,
+): Promise<ReceivedFile> {
   if (!request.isMultipart()) throw badRequest(`${ONE_FILE} of a multipart/form-data request`);
+  // Requests injected in-process (app.inject) have no socket, hence no idle timer to set.
+  const idle = typeof request.raw.setTimeout === 'function' ? request.raw : undefined;
+  idle?.setTimeout(idleMs, () => request.raw.destroy(new Error('Upload stalled')));
+  try {
+    return await receiveParts(request, storage, limit);
+  } finally {
+    // Back to the server's own idle rule for the rest of this keep-alive connection.
+    idle?.setTimeout(0);
+  }
+}
+
+async function receiveParts(request: FastifyRequest, storage: Storage, limit: number): Promise<ReceivedFile> {
   let received: ReceivedFile | undefined;
   let extraFile = false;
   try {
