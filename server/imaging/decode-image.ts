@@ -1,6 +1,7 @@
 import { decodeBmp } from './bmp-decode.ts';
 import { decodeDicom } from './dicom/dicom-decode.ts';
 import { hasDicomPreamble } from './dicom/dicom-dataset.ts';
+import { decodeDicomSeries, isZip } from './dicom/dicom-series-decode.ts';
 import { decodeNifti, isNifti } from './nifti-decode.ts';
 import { decodeNrrd, isNrrd } from './nrrd-decode.ts';
 import { decodeRaster, rasterFormat } from './raster-decode.ts';
@@ -23,6 +24,8 @@ export function detectFormat(bytes: Uint8Array, hint?: string): ImageFormat | un
 
 /** Decodes any supported image into a volume; throws UndecodableImageError with a reason to show otherwise. */
 export async function decodeImage(bytes: Uint8Array, hint?: string): Promise<ImageVolume> {
+  // A DICOM series item is the zip of its slices (see POST /uploads/series).
+  if (isZip(bytes) && hint?.replace(/^\./, '') === 'dcm') return decodeDicomSeries(bytes);
   const format = detectFormat(bytes, hint);
   if (!format) throw new UndecodableImageError('This file is not an image format the product can read.');
   if (format === 'dcm') return decodeDicom(bytes);

@@ -90,6 +90,19 @@ describe('POST /uploads/series', () => {
     expect(loose.json()[0].slice_count).toBe(5);
   });
 
+  it('gives a series item previews through the stack and metadata like any volume', async () => {
+    const item = (
+      await send([{ field: 'file', filename: 'ct.zip', content: Buffer.from(seriesZip({ slices: 12 })) }])
+    ).json()[0];
+    const preview = await t.app.inject({ method: 'GET', url: `${item.url}/preview.png?slice=11`, headers: user.auth });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.headers['x-slice-count']).toBe('12');
+    expect(preview.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    const metadata = await t.app.inject({ method: 'GET', url: `${item.url}/metadata`, headers: user.auth });
+    expect(metadata.statusCode).toBe(200);
+    expect(metadata.json()).toMatchObject({ format: 'dcm', dimensions: [32, 32, 12], slices: 12 });
+  });
+
   it('refuses an upload without any DICOM image with 415', async () => {
     const res = await send([{ field: 'file', filename: 'photo.png', content: await pngBytes() }]);
     expect(res.statusCode).toBe(415);

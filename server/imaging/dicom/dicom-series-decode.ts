@@ -1,0 +1,37 @@
+import { unzipSync } from 'fflate';
+import { UndecodableImageError, type ImageVolume } from '../volume.ts';
+import { decodeDicom } from './dicom-decode.ts';
+
+/** True for a zip archive (a DICOM series item is stored as the zip of its slices). */
+export function isZip(bytes: Uint8Array): boolean {
+  return bytes.length > 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+}
+
+/**
+ * Decodes a DICOM series item, the zip of its slices already in stack order (slice-0001.dcm, …),
+ * into one volume: the slices' frames one after another, the first slice's attributes for the rest.
+ */
+export async function decodeDicomSeries(archive: Uint8Array): Promise<ImageVolume> {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(archive, { filter: (entry) => entry.name.toLowerCase().endsWith('.dcm') });
+  } catch {
+    throw new UndecodableImageError('This DICOM series archive could not be opened.');
+  }
+  const names = Object.keys(entries).sort();
+  if (names.length === 0) throw new UndecodableImageError('This DICOM series archive holds no slices.');
+  const slices: ImageVolume[] = [];
+  for (const name of names) slices.push(await decodeDicom(entries[name]!));
+  const first = slices[0]!;
+  if (slices.some((s) => s.width !== first.width || s.height !== first.height || s.channels !== first.channels)) {
+    throw new UndecodableImageError('The slices of this DICOM series do not share one image size.');
+  }
+  const depth = slices.reduce((sum, s) => sum + s.depth, 0);
+  const data = new Float32Array(first.width * first.height * first.channels * depth);
+  let offset = 0;
+  for (const slice of slices) {
+    data.set(slice.data, offset);
+    offset += slice.data.length;
+  }
+  return { ...first, depth, data };
+}
