@@ -87,7 +87,17 @@ try {
   await orthanc.stop();
 }
 
-const server = await startChildServer('server/main.ts', 8943, '/api/v1/health');
+// BENCH_DATABASE_URL runs this server on PostgreSQL, as deployed at scale, instead of the embedded PGlite.
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+console.log(
+  `this server's database: ${databaseUrl ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded PGlite (set BENCH_DATABASE_URL for PostgreSQL)'}`,
+);
+const server = await startChildServer(
+  'server/main.ts',
+  8943,
+  '/api/v1/health',
+  databaseUrl ? { DATABASE_URL: databaseUrl } : {},
+);
 const names: string[] = [];
 let ourUpload: number;
 let ourPreview: number;
