@@ -35,6 +35,32 @@ test.describe('sign-in errors', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('alert')).toHaveText('Email not verified. Please check your inbox.');
   });
+
+  test("too many wrong passwords show the server's 429 detail", async ({ page, request }) => {
+    const email = uniqueEmail('locked');
+    await createVerifiedAccount(request, email);
+    for (let i = 0; i < 10; i++) {
+      await request.post('/api/v1/auth/login', { data: { email, password: 'Not-The-Password-1' } });
+    }
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      /^Too many failed sign-in attempts\. Try again in \d+ minutes? or reset your password\.$/,
+    );
+  });
+
+  test('a refused reset request says "Something went wrong. Try again."', async ({ page }) => {
+    const email = uniqueEmail('flood');
+    // Five requests per address and hour are allowed; the sixth is refused by the server.
+    for (let i = 0; i < 5; i++) await page.request.post('/api/v1/auth/forgot-password', { data: { email } });
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Something went wrong. Try again.');
+  });
 });
 
 test.describe('register errors', () => {
