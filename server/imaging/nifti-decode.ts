@@ -1,6 +1,6 @@
 import * as nifti from 'nifti-reader-js';
 import { axisCodes, readSamples, sampleRange, type SampleType } from './typed-samples.ts';
-import { UndecodableImageError, type ImageVolume } from './volume.ts';
+import { assertDecodable, UndecodableImageError, type ImageVolume } from './volume.ts';
 
 const datatypes: Record<number, SampleType | 'rgb24'> = {
   2: 'uint8',
@@ -46,6 +46,7 @@ export function decodeNifti(bytes: Uint8Array): ImageVolume {
     number,
   ];
   const voxels = width * height * depth;
+  assertDecodable(voxels * (type === 'rgb24' ? 3 : 1));
   const image = new Uint8Array(nifti.readImage(header, buffer));
   // scl_slope 0 means "no scaling" in the NIfTI standard.
   const slope = header.scl_slope && Number.isFinite(header.scl_slope) ? header.scl_slope : 1;

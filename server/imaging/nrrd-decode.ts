@@ -1,6 +1,6 @@
 import { gunzipSync } from 'fflate';
 import { axisCodes, readSamples, sampleRange, type SampleType } from './typed-samples.ts';
-import { UndecodableImageError, type ImageVolume } from './volume.ts';
+import { assertDecodable, UndecodableImageError, type ImageVolume } from './volume.ts';
 
 const typeNames: Record<string, SampleType> = {
   'signed char': 'int8',
@@ -90,6 +90,7 @@ export function decodeNrrd(bytes: Uint8Array): ImageVolume {
   const spatial = rgb ? sizes.slice(1) : sizes;
   const [width = 1, height = 1, depth = 1] = spatial;
   const channels = rgb ? 3 : 1;
+  assertDecodable(width * height * depth * channels);
   let payload = bytes.subarray(dataOffset);
   if (encoding === 'gzip' || encoding === 'gz') payload = gunzipSync(payload);
   else if (encoding !== 'raw')

@@ -54,3 +54,15 @@ export class UndecodableImageError extends Error {
     this.name = 'UndecodableImageError';
   }
 }
+
+/** Most voxels (times channels) one decode may hold: 150 million, 600 MB as 32-bit floats. */
+export const MAX_DECODED_VALUES = 150_000_000;
+
+/** Refuses, before allocating, an image whose decoded values would not fit the budget. */
+export function assertDecodable(values: number): void {
+  if (values > MAX_DECODED_VALUES) {
+    throw new UndecodableImageError(
+      `This image is too large to decode here (${Math.round(values / 1e6)} million values; the limit is ${MAX_DECODED_VALUES / 1e6} million).`,
+    );
+  }
+}

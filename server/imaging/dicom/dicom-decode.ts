@@ -1,4 +1,4 @@
-import { integerRange, UndecodableImageError, type ImageVolume } from '../volume.ts';
+import { assertDecodable, integerRange, UndecodableImageError, type ImageVolume } from '../volume.ts';
 import { numberValue, parseDicom, stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
 import { readFrame, type FrameBytes, type PixelLayout } from './dicom-pixels.ts';
 import { transferSyntax } from './transfer-syntax.ts';
@@ -95,6 +95,7 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
   const slope = numberValue(dataSet, 'x00281053', 1) || 1;
   const intercept = numberValue(dataSet, 'x00281052', 0);
   const pixels = layout.rows * layout.columns;
+  assertDecodable(pixels * channels * layout.frames);
   const data = new Float32Array(pixels * channels * layout.frames);
   for (let f = 0; f < layout.frames; f++) {
     const frame = await readFrame(dataSet, syntax, layout, f);

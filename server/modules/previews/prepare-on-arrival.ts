@@ -6,7 +6,7 @@ import { UndecodableImageError } from '../../imaging/volume.ts';
 import { unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { uploadStorageKey } from '../uploads/uploads.repository.ts';
-import { readObject } from './volume-loader.ts';
+import { MAX_DECODE_BYTES, readObject } from './volume-loader.ts';
 
 /** A stored upload as the receiver left it. */
 export interface ArrivedFile {
@@ -35,7 +35,20 @@ export async function prepareUploadOnArrival(
   const unchanged = { size: file.size, sha256: file.sha256, deidentified: false };
   if (keepOriginal || !['dcm', 'jpg', 'png', 'webp'].includes(file.type.format)) return unchanged;
   const key = uploadStorageKey(file.storedFilename);
-  const bytes = await readObject(storage, key, Number.MAX_SAFE_INTEGER);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readObject(
+      storage,
+      key,
+      MAX_DECODE_BYTES,
+      'This DICOM file is larger than the 1024 MB that can be de-identified',
+    );
+  } catch (error) {
+    // Too large to rewrite in memory: a DICOM that cannot be cleaned is not kept; a picture is kept as is.
+    if (file.type.format !== 'dcm') return unchanged;
+    await storage.delete(key);
+    throw error;
+  }
   let cleaned: Uint8Array | undefined;
   try {
     cleaned =

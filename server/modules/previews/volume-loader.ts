@@ -11,9 +11,14 @@ export const MAX_DECODE_BYTES = 1024 * 1024 * 1024;
 const CACHE_BYTES = 512 * 1024 * 1024;
 
 /** Reads a whole stored object into memory (refusing one over `limit`). */
-export async function readObject(storage: Storage, key: string, limit = MAX_DECODE_BYTES): Promise<Uint8Array> {
+export async function readObject(
+  storage: Storage,
+  key: string,
+  limit = MAX_DECODE_BYTES,
+  detail = 'This file is too large to be decoded for a preview or a check',
+): Promise<Uint8Array> {
   const stat = await storage.stat(key);
-  if (stat && stat.size > limit) throw tooLarge('This file is too large to be decoded for a preview or a check');
+  if (stat && stat.size > limit) throw tooLarge(detail);
   const chunks: Buffer[] = [];
   for await (const chunk of await storage.get(key)) chunks.push(chunk as Buffer);
   return new Uint8Array(Buffer.concat(chunks));

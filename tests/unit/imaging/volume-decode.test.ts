@@ -171,3 +171,16 @@ function png16(width: number, height: number, grey: Uint16Array): Uint8Array {
   ];
   return Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 }
+
+describe('decoding budget', () => {
+  it('refuses, before allocating, a volume too large to decode', async () => {
+    const header = writeNifti({ dims: [2, 2, 2], values: ramp(8), type: 'uint8' });
+    // Same header claiming 2048×2048×2048 voxels: 8.6 billion values.
+    new DataView(header.buffer).setInt16(42, 2048, true);
+    new DataView(header.buffer).setInt16(44, 2048, true);
+    new DataView(header.buffer).setInt16(46, 2048, true);
+    await expect(decodeImage(header)).rejects.toThrow(
+      /too large to decode here \(8590 million values; the limit is 150 million\)/,
+    );
+  });
+});
