@@ -9,13 +9,29 @@ import { writeDicomFile } from '../../fixtures/dicom-writer.ts';
 const signed12 = (v: number) => ((v & 0xfff) << 20) >> 20;
 
 describe('DICOM decoding', () => {
-  for (const syntax of ['explicit-le', 'implicit-le', 'explicit-be', 'rle', 'jpeg-ls', 'jpeg-2000'] as const) {
+  for (const syntax of [
+    'explicit-le',
+    'implicit-le',
+    'explicit-be',
+    'rle',
+    'jpeg-ls',
+    'jpeg-2000',
+    'jpeg-lossless',
+  ] as const) {
     it(`decodes 16-bit ${syntax} pixel data to the samples written`, async () => {
       const volume = await decodeDicom(await makeDicomImage({ syntax, width: 20, height: 10 }));
       expect([volume.width, volume.height, volume.depth, volume.channels]).toEqual([20, 10, 1, 1]);
       expect(Array.from(volume.data)).toEqual(knownSamples(200, 16, false));
     });
   }
+
+  it('splits encapsulated multi-frame pixel data into its frames (one fragment per frame)', async () => {
+    for (const syntax of ['rle', 'jpeg-ls', 'jpeg-lossless'] as const) {
+      const volume = await decodeDicom(await makeDicomImage({ syntax, frames: 3, width: 8, height: 6 }));
+      expect(volume.depth, syntax).toBe(3);
+      expect(Array.from(volume.data), syntax).toEqual(knownSamples(8 * 6 * 3, 16, false));
+    }
+  });
 
   it('reads a bare data set without the Part 10 preamble as implicit VR little endian', async () => {
     const bytes = await makeDicomImage({ syntax: 'implicit-le', preamble: false });
