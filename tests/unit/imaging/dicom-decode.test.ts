@@ -17,6 +17,7 @@ describe('DICOM decoding', () => {
     'jpeg-ls',
     'jpeg-2000',
     'jpeg-lossless',
+    'deflated',
   ] as const) {
     it(`decodes 16-bit ${syntax} pixel data to the samples written`, async () => {
       const volume = await decodeDicom(await makeDicomImage({ syntax, width: 20, height: 10 }));
