@@ -176,14 +176,24 @@ test.describe('reset errors', () => {
 });
 
 test.describe('redirects decided before paint', () => {
-  test('a signed-in visitor leaves /login and /register for /dashboard', async ({ page }) => {
+  test('a signed-in visitor leaves /login and /register for /dashboard', async ({ page, request }) => {
+    const email = uniqueEmail('signedin');
+    await createVerifiedAccount(request, email);
+    const login = await request.post('/api/v1/auth/login', { data: { email, password: STRONG_PASSWORD } });
+    const { access_token: token } = (await login.json()) as { access_token: string };
     await page.goto('/');
-    await page.evaluate(() => localStorage.setItem('token', 'x'.repeat(43)));
+    await page.evaluate((value) => localStorage.setItem('token', value), token);
     await page.goto('/login');
-    await expect(page).toHaveURL(/\/dashboard/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await page.goto('/register');
-    await expect(page).toHaveURL(/\/dashboard/);
-    await page.evaluate(() => localStorage.clear());
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('an anonymous visitor of any dashboard page is sent to /login', async ({ page }) => {
+    await page.goto('/dashboard/images');
+    await expect(page).toHaveURL('/login');
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL('/login');
   });
 
   test('/login?token=…&email=… goes on to /reset-password with the same query', async ({ page }) => {
