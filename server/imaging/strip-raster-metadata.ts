@@ -1,3 +1,4 @@
+import { stripTiffMetadata } from './strip-tiff-metadata.ts';
 import type { ImageFormat } from './volume.ts';
 
 // JPEG segments that carry EXIF, XMP, IPTC, ICC-free comments: APP1 (EXIF/XMP), APP12, APP13 (IPTC), COM.
@@ -67,12 +68,13 @@ function join(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * Removes EXIF, XMP, IPTC and text metadata from JPEG, PNG and WebP without touching the pixels;
+ * Removes EXIF, XMP, IPTC and text metadata from JPEG, PNG, WebP and TIFF without touching the pixels;
  * other formats come back unchanged (undefined).
  */
 export function stripRasterMetadata(bytes: Uint8Array, format: ImageFormat | string): Uint8Array | undefined {
   if (format === 'jpg') return stripJpeg(bytes);
   if (format === 'png') return stripPng(bytes);
   if (format === 'webp') return stripWebp(bytes);
+  if (format === 'tiff') return stripTiffMetadata(bytes);
   return undefined;
 }

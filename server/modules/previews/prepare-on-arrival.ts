@@ -33,7 +33,7 @@ export async function prepareUploadOnArrival(
   keepOriginal: boolean,
 ): Promise<{ size: number; sha256: string; deidentified: boolean }> {
   const unchanged = { size: file.size, sha256: file.sha256, deidentified: false };
-  if (keepOriginal || !['dcm', 'jpg', 'png', 'webp'].includes(file.type.format)) return unchanged;
+  if (keepOriginal || !['dcm', 'jpg', 'png', 'webp', 'tiff'].includes(file.type.format)) return unchanged;
   const key = uploadStorageKey(file.storedFilename);
   let bytes: Uint8Array;
   try {
