@@ -86,6 +86,16 @@ describe('POST /auth/login', () => {
     expect((await login(t, other.email, other.password, ip)).statusCode).toBe(200);
   });
 
+  it('answers 429 to an IP spraying passwords over many accounts', async () => {
+    const ip = '10.3.3.3';
+    for (let i = 0; i < AUTH_LIMITS.failuresPerIp.max; i++) {
+      expect((await login(t, `spray${i}@example.org`, 'Summer-2026!', ip)).statusCode).toBe(401);
+    }
+    const user = await createSignedInUser(t);
+    expect((await login(t, user.email, user.password, ip)).statusCode).toBe(429);
+    expect((await login(t, user.email, user.password, '10.3.3.4')).statusCode).toBe(200);
+  });
+
   it('never counts successful sign-ins against the limits', async () => {
     const user = await createSignedInUser(t);
     for (let i = 0; i < AUTH_LIMITS.failuresPerAccountAndIp.max + 5; i++) {

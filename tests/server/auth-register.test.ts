@@ -116,6 +116,10 @@ describe('GET /auth/verify/{token}', () => {
     expect(events.length).toBeGreaterThan(0);
     const text = JSON.stringify(events);
     expect(text).not.toContain(GOOD_PASSWORD);
+    const mails = await readOutbox(t.dataDir);
+    const tokens = mails.flatMap((m) => m.links.map((l) => new URL(l).searchParams.get('token')).filter(Boolean));
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) expect(text).not.toContain(token!);
     for (const mail of await readOutbox(t.dataDir)) expect(mail.text).not.toContain(GOOD_PASSWORD);
   });
 });

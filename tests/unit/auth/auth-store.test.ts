@@ -129,4 +129,11 @@ describe('a login answer without a user id', () => {
     expect(session.$token.get()).toBe('tok-123');
     expect(session.$user.get()).toEqual({ id: 'id-9', name: 'Grace', email: 'grace@example.org' });
   });
+
+  it('clears the local session on sign-out even when the server refuses the call', async () => {
+    const { auth, session } = await loadStores(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    session.storeSession({ token: 'tok-123', userId: 'id-9', name: 'Grace', email: 'grace@example.org' });
+    await auth.signOut(); // this server has no /auth/logout: it answers 404
+    for (const key of SESSION_KEYS) expect(localStorage.getItem(key), key).toBeNull();
+  });
 });
