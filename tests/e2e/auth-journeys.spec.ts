@@ -39,6 +39,7 @@ test('register, open the link from the mail, sign in, reach the dashboard and si
 
   await page.getByRole('link', { name: 'Go to Login' }).click();
   await expect(page).toHaveURL('/login');
+  await expectAccessible(page);
   await page.getByLabel('Email').fill(email.toUpperCase());
   await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
   await page.getByRole('button', { name: 'Sign In' }).click();
