@@ -32,6 +32,8 @@ export interface ImageVolume {
   modality?: string;
   orientation?: string;
   studyDescription?: string;
+  /** DICOM Image Position (Patient) of the first slice, in mm; stacks of slices get their spacing from it. */
+  origin?: [number, number, number];
   seriesDescription?: string;
 }
 

@@ -1,8 +1,8 @@
-/** Extensions the server decodes into previews itself (the browser cannot show them). */
-const decodedExtensions = ['.dcm', '.nii', '.nii.gz', '.nrrd'];
+/** Extensions the server decodes into previews itself (the browser cannot show them); .zip is a DICOM series. */
+const decodedExtensions = ['.dcm', '.zip', '.nii', '.nii.gz', '.nrrd'];
 
 /**
- * Whether an upload's preview comes from the server's decoder (DICOM, NIfTI, NRRD) rather than the file.
+ * Whether an upload's preview comes from the server's decoder (DICOM and series, NIfTI, NRRD) rather than the file.
  * @example isServerPreviewed('.nii.gz') // true
  */
 export function isServerPreviewed(extension: string): boolean {

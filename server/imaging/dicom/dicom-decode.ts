@@ -113,6 +113,7 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
   const center = numberValue(dataSet, 'x00281050', NaN);
   const width = numberValue(dataSet, 'x00281051', NaN);
   const cosines = [0, 1, 2, 3, 4, 5].map((i) => numberValue(dataSet, 'x00200037', NaN, i));
+  const origin = [0, 1, 2].map((i) => numberValue(dataSet, 'x00200032', NaN, i)) as [number, number, number];
   return {
     format: 'dcm',
     width: layout.columns,
@@ -129,6 +130,7 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
     modality: stringValue(dataSet, 'x00080060'),
     orientation: stringValue(dataSet, 'x00200037') ? orientationLabel(cosines) : undefined,
     studyDescription: stringValue(dataSet, 'x00081030'),
+    origin: origin.every(Number.isFinite) ? origin : undefined,
     seriesDescription: stringValue(dataSet, 'x0008103e'),
   };
 }

@@ -1,5 +1,5 @@
 import { unzipSync } from 'fflate';
-import { UndecodableImageError, type ImageVolume } from '../volume.ts';
+import { assertDecodable, UndecodableImageError, type ImageVolume } from '../volume.ts';
 import { decodeDicom } from './dicom-decode.ts';
 
 /** True for a zip archive (a DICOM series item is stored as the zip of its slices). */
@@ -9,7 +9,8 @@ export function isZip(bytes: Uint8Array): boolean {
 
 /**
  * Decodes a DICOM series item, the zip of its slices already in stack order (slice-0001.dcm, …),
- * into one volume: the slices' frames one after another, the first slice's attributes for the rest.
+ * into one volume: the slices' frames one after another, the first slice's attributes for the rest, and
+ * the slice spacing from the distance between the first two Image Positions (else Slice Thickness).
  */
 export async function decodeDicomSeries(archive: Uint8Array): Promise<ImageVolume> {
   let entries: Record<string, Uint8Array>;
@@ -21,7 +22,14 @@ export async function decodeDicomSeries(archive: Uint8Array): Promise<ImageVolum
   const names = Object.keys(entries).sort();
   if (names.length === 0) throw new UndecodableImageError('This DICOM series archive holds no slices.');
   const slices: ImageVolume[] = [];
-  for (const name of names) slices.push(await decodeDicom(entries[name]!));
+  let values = 0;
+  for (const name of names) {
+    const slice = await decodeDicom(entries[name]!);
+    values += slice.data.length;
+    // Checked as slices accumulate, so a huge series is refused before the stack is allocated.
+    assertDecodable(values);
+    slices.push(slice);
+  }
   const first = slices[0]!;
   if (slices.some((s) => s.width !== first.width || s.height !== first.height || s.channels !== first.channels)) {
     throw new UndecodableImageError('The slices of this DICOM series do not share one image size.');
@@ -33,5 +41,7 @@ export async function decodeDicomSeries(archive: Uint8Array): Promise<ImageVolum
     data.set(slice.data, offset);
     offset += slice.data.length;
   }
-  return { ...first, depth, data };
+  const second = slices[1];
+  const gap = first.origin && second?.origin ? Math.hypot(...first.origin.map((v, i) => v - second.origin![i]!)) : 0;
+  return { ...first, depth, data, spacing: [first.spacing[0], first.spacing[1], gap > 0 ? gap : first.spacing[2]] };
 }

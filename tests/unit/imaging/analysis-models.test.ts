@@ -50,7 +50,7 @@ describe('Analysis page rules', () => {
   });
 
   it('asks the server for previews of DICOM, NIfTI and NRRD only', () => {
-    expect(['.dcm', '.nii', '.NII.GZ', '.nrrd'].every(isServerPreviewed)).toBe(true);
+    expect(['.dcm', '.zip', '.nii', '.NII.GZ', '.nrrd'].every(isServerPreviewed)).toBe(true);
     expect(isServerPreviewed('.png')).toBe(false);
     expect(previewPath('a b.nii', 'coronal', 3)).toBe('/uploads/a%20b.nii/preview.png?axis=coronal&slice=3');
   });
