@@ -53,6 +53,26 @@ describe('POST /auth/forgot-password', () => {
   });
 });
 
+describe('per-IP limits', () => {
+  it('answers 429 past the per-IP mail limit, whatever the addresses', async () => {
+    const ip = '10.0.1.1';
+    for (let i = 0; i < AUTH_LIMITS.mailsPerIp.max; i++) {
+      expect((await post('forgot-password', { email: `many${i}@example.org` }, ip)).statusCode).toBe(200);
+    }
+    expect((await post('forgot-password', { email: 'one-more@example.org' }, ip)).statusCode).toBe(429);
+    expect((await post('forgot-password', { email: 'one-more@example.org' }, '10.0.1.2')).statusCode).toBe(200);
+  });
+
+  it('answers 429 past the per-IP limit of token checks', async () => {
+    const ip = '10.0.2.1';
+    const check = () => post('validate-reset-token', { token: 'z'.repeat(43), email: 'a@example.org' }, ip);
+    for (let i = 0; i < AUTH_LIMITS.tokenChecksPerIp.max; i++) expect((await check()).statusCode).toBe(400);
+    const refused = await check();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().detail).toMatch(/^Too many attempts\. Try again in 1 minute\.$/);
+  });
+});
+
 describe('reset-password', () => {
   it('validates the link, sets the password, revokes every session and refuses the link a second time', async () => {
     const user = await createSignedInUser(t);
