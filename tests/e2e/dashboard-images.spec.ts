@@ -85,6 +85,21 @@ test.describe('My Images', () => {
     await expect(page.getByText('No images found.')).toBeVisible();
   });
 
+  test("a large file refused on its first bytes shows the server's detail, not a network error", async ({ page }) => {
+    await useSession(page, account);
+    await page.goto('/dashboard/images');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload Image' }).click();
+    const executable = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(12 * 1024 * 1024)]);
+    await (await chooser).setFiles({ name: 'fake.png', mimeType: 'image/png', buffer: executable });
+    const failed = page.locator('.dash-job.failed');
+    await expect(failed.getByRole('alert')).toHaveText('The content of this file does not match its .png extension', {
+      timeout: 20_000,
+    });
+    await expect(page.getByText('Uploading...')).toBeHidden();
+    await expect(page.getByText('No images found.')).toBeVisible();
+  });
+
   test('uploads several files by drag and drop, refuses a bad one with its detail, and search filters', async ({
     page,
   }) => {

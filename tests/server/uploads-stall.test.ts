@@ -88,4 +88,32 @@ describe('an upload whose client stops sending', () => {
     expect(answer).toMatch(/^HTTP\/1.1 200/);
     expect(answer).toContain('"size":6000');
   });
+
+  it('answers a mislabelled file with its 415 detail once the rest of the body has arrived', async () => {
+    const boundary = 'b0undary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="photo.png"\r\n\r\n`,
+    );
+    const body = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(3 * 1024 * 1024, 1)]);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const socket = connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString()));
+    socket.write(
+      `POST /u HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${head.length + body.length + tail.length}\r\n\r\n`,
+    );
+    socket.write(head);
+    // Sent in slices: the refusal comes after the first bytes, but the answer only once all has arrived.
+    for (let at = 0; at < body.length; at += 512 * 1024) {
+      socket.write(body.subarray(at, at + 512 * 1024));
+      await new Promise((r) => setTimeout(r, 20));
+      if (at === 0) expect(answer).toBe('');
+    }
+    socket.write(tail);
+    await expect.poll(() => answer, { timeout: 5_000 }).toMatch(/^HTTP\/1.1 415/);
+    expect(answer).toContain('does not match its .png extension');
+    expect(answer.toLowerCase()).not.toContain('connection: close');
+    socket.destroy();
+  });
 });

@@ -5,6 +5,7 @@ import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-err
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
 import { fileTypeOf, signatureCheck, SUPPORTED_EXTENSIONS, type FileType } from './file-types.ts';
+import { drainRequest } from './request-drain.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 import { uploadStorageKey } from './uploads.repository.ts';
 
@@ -63,6 +64,9 @@ export async function receiveUpload(
   idle?.setTimeout(idleMs, () => request.raw.destroy(new Error('Upload stalled')));
   try {
     return await receiveParts(request, storage, limit);
+  } catch (error) {
+    if (error instanceof HttpError) await drainRequest(request.raw);
+    throw error;
   } finally {
     // Back to the server's own idle rule for the rest of this keep-alive connection.
     idle?.setTimeout(0);
