@@ -1,6 +1,7 @@
 import { atom, computed } from 'nanostores';
 import { apiBase } from '../lib/api-base.ts';
 import { sendFileWithProgress, UPLOAD_STALL_MS, type XhrUploadResult } from '../lib/xhr-upload.ts';
+import { $keepOriginal, uploadQuery } from './deidentification.ts';
 import { loadImages } from './images.ts';
 import { $token, clearSession } from './session.ts';
 import { bundleDicomSlices } from './volume-series-upload.ts';
@@ -44,8 +45,11 @@ async function runUpload(file: File): Promise<void> {
   $uploadJobs.set([...$uploadJobs.get(), { id, name: file.name, loaded: 0, total: file.size, status: 'uploading' }]);
   // A .zip holds DICOM slices: the series route groups them into one item per series.
   const route = file.name.toLowerCase().endsWith('.zip') ? '/uploads/series' : '/uploads';
-  const upload = sendFileWithProgress(`${apiBase}${route}`, file, $token.get(), (loaded, total) =>
-    update(id, { loaded, total }),
+  const upload = sendFileWithProgress(
+    `${apiBase}${route}${uploadQuery($keepOriginal.get())}`,
+    file,
+    $token.get(),
+    (loaded, total) => update(id, { loaded, total }),
   );
   aborters.set(id, upload.abort);
   const result = await upload.result;

@@ -72,3 +72,21 @@ test.describe('imaging and quality control in the browser', () => {
     await expect(table.getByRole('columnheader', { name: 'Sharpness' })).toBeVisible();
   });
 });
+
+test('a DICOM uploaded with "Keep patient data" is stored as sent, and says so', async ({ page, request }) => {
+  const account = await signedInAccount(request, 'Keeper of Records');
+  await useSession(page, account);
+  await page.goto('/dashboard/images');
+  const keep = page.getByLabel('Keep patient data in DICOM files (skip de-identification)');
+  await expect(keep).not.toBeChecked();
+  await keep.check();
+  await page
+    .getByLabel('Choose images to upload')
+    .setInputFiles({ name: 'kept.dcm', mimeType: 'application/dicom', buffer: await phantomDicom() });
+  await page.getByRole('button', { name: 'Details of kept.dcm' }).click();
+  const dialog = page.getByRole('dialog', { name: 'kept.dcm' });
+  const metadata = dialog.getByTestId('image-metadata');
+  await expect(metadata.getByText('De-identified')).toBeVisible();
+  await expect(metadata.getByText('No', { exact: true })).toBeVisible();
+  await expect(metadata.getByText('Brain phantom study')).toBeVisible();
+});

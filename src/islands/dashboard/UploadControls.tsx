@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useRef, useState, type DragEvent } from 'react';
 import { ACCEPTED_UPLOAD_TYPES } from '../../lib/preview-types.ts';
 import { $uploading, $uploadJobs, cancelUpload, clearFinishedUploads, uploadFiles } from '../../stores/uploads.ts';
+import KeepOriginalOption from '../imaging/KeepOriginalOption.tsx';
 
 /** The Upload Image button, the drop zone and one progress bar per file with its cancel button. */
 export default function UploadControls() {
@@ -35,6 +36,7 @@ export default function UploadControls() {
           Upload Image
         </button>
         <p>or drop one or more files here (DICOM, NIfTI, NRRD, TIFF, PNG, JPEG, BMP, GIF, WebP)</p>
+        <KeepOriginalOption />
         <input
           ref={input}
           id="upload-input"
