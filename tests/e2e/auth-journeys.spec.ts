@@ -102,3 +102,26 @@ test('forgot password, follow the mailed link, reset, sign in automatically and 
   await page.goBack();
   await expect(page).not.toHaveURL(/reset-password/);
 });
+
+test('when the automatic sign-in after a reset fails, the page asks to sign in and opens /login', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('reset-locked');
+  await createVerifiedAccount(request, email);
+  // Ten wrong passwords from this address: the automatic sign-in will be refused with 429.
+  for (let i = 0; i < 10; i++) {
+    await request.post('/api/v1/auth/login', { data: { email, password: 'Not-The-Password-1' } });
+  }
+  await request.post('/api/v1/auth/forgot-password', { data: { email } });
+  await page.goto(mailLink(await waitForMail(email, 'Reset'), '/reset-password?token='));
+  await page.getByLabel('New Password', { exact: true }).fill('Fresh-Start-43!');
+  await page.getByLabel('Confirm New Password', { exact: true }).fill('Fresh-Start-43!');
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByRole('status')).toHaveText(
+    'Your password has been reset. Please sign in with your new password.',
+  );
+  await expectAccessible(page);
+  await expect(page).toHaveURL('/login', { timeout: 5_000 });
+  expect(await storedToken(page)).toBeNull();
+});
