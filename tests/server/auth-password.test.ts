@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents } from '../../server/modules/audit/audit.table.ts';
 import { AUTH_LIMITS } from '../../server/modules/auth/auth.limits.ts';
 import { GOOD_PASSWORD, linkTo, login, waitForMail } from './auth-helpers.ts';
 import { readOutbox } from './helpers/outbox.ts';
@@ -92,6 +94,13 @@ describe('reset-password', () => {
       detail: 'Invalid or expired reset token. Please request a new password reset.',
     });
     expect((await post('validate-reset-token', { token, email })).statusCode).toBe(400);
+
+    const events = await t.app.db.select().from(auditEvents).where(eq(auditEvents.userId, user.id));
+    expect(events.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['auth.reset_requested', 'auth.password_reset']),
+    );
+    expect(events.every((e) => e.ip === '127.0.0.1')).toBe(true);
+    expect(JSON.stringify(events)).not.toContain(token);
   });
 
   it('refuses a link older than 30 minutes', async () => {
