@@ -1,6 +1,6 @@
 import type { ImageVolume } from '../volume.ts';
 import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
-import { histogram, moments, percentile } from './histogram.ts';
+import { histogram, moments, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
 import { measurementGrid } from './measurement-grid.ts';
 import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
@@ -24,17 +24,24 @@ export interface QualityMetrics {
   colour?: ColourMetrics;
 }
 
-/** MRIQC's entropy focus criterion over all voxels: 0 for all energy in one voxel, 1 for uniform. */
-function entropyFocus(values: Float32Array, offset: number): number {
+/**
+ * MRIQC's entropy focus criterion over all voxels: 0 for all energy in one voxel, 1 for uniform. The
+ * energy is summed exactly; the entropy sum runs over the 4096-bin histogram (bin centres), which
+ * replaces a logarithm per voxel by one per bin at well under 1% error.
+ */
+function entropyFocus(values: Float32Array, all: Histogram, offset: number): number {
   const n = values.length;
   let energy = 0;
   for (let i = 0; i < n; i++) energy += (values[i]! - offset) ** 2;
   const norm = Math.sqrt(energy);
   if (norm <= 0 || n < 2) return 0;
+  const width = (all.max - all.min) / (all.counts.length - 1 || 1);
   let sum = 0;
-  for (let i = 0; i < n; i++) {
-    const x = Math.abs(values[i]! - offset) / norm;
-    if (x > 0) sum += x * Math.log(x);
+  for (let b = 0; b < all.counts.length; b++) {
+    const count = all.counts[b]!;
+    if (count === 0) continue;
+    const x = Math.abs(all.min + b * width - offset) / norm;
+    if (x > 0) sum += count * x * Math.log(x);
   }
   const max = n * (1 / Math.sqrt(n)) * Math.log(1 / Math.sqrt(n));
   return sum / max;
@@ -106,7 +113,7 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     noiseModel: noise.model,
     snr: fg.mean / sigma,
     cnr: Math.abs(fg.mean - noise.mean) / sigma,
-    efc: entropyFocus(values, offset),
+    efc: entropyFocus(values, all, offset),
     fber: enoughBackground ? energyRatio(values, object, background, offset) : 0,
     sharpness: laplacianVariance(values, width, height, band, span) * 1000,
     // A pile-up of more than 1% of voxels in the top histogram bin is clipping even below the type's maximum.
