@@ -43,3 +43,14 @@ export const shareTokenParams = z.object({
 
 /** How long a share link works: 24 hours. */
 export const SHARE_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Header of GET /uploads giving UPLOAD_MAX_BYTES, so a browser refuses a too-large file before sending it. */
+export const UPLOAD_LIMIT_HEADER = 'x-upload-max-bytes';
+
+/**
+ * The refusal of a file over the upload limit, the same from the server (413) and the browser.
+ * @example tooLargeMessage(2 * 1024 ** 3) // 'This file is larger than the 2048 MB limit'
+ */
+export function tooLargeMessage(limitBytes: number): string {
+  return `This file is larger than the ${Number((limitBytes / 1024 / 1024).toFixed(2))} MB limit`;
+}

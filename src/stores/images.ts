@@ -1,5 +1,5 @@
 import { atom, computed } from 'nanostores';
-import type { UploadItem } from '../../contract/uploads.ts';
+import { UPLOAD_LIMIT_HEADER, type UploadItem } from '../../contract/uploads.ts';
 import { api, errorMessage } from '../lib/api.ts';
 import { filterImages } from '../lib/image-search.ts';
 
@@ -13,6 +13,9 @@ export interface ImagesState {
 
 /** The signed-in user's images. */
 export const $images = atom<ImagesState>({ items: [], loading: false, loaded: false, error: undefined });
+
+/** The server's upload size limit in bytes, as last told by GET /uploads. */
+export const $uploadLimit = atom<number | undefined>(undefined);
 
 /** The search box's text. */
 export const $imageSearch = atom('');
@@ -32,7 +35,10 @@ export function apiPathOf(url: string): string {
 export async function loadImages(): Promise<void> {
   $images.set({ ...$images.get(), loading: true, error: undefined });
   try {
-    const items = await api.get('/uploads').json<UploadItem[]>();
+    const response = await api.get('/uploads').res();
+    const limit = Number(response.headers.get(UPLOAD_LIMIT_HEADER));
+    if (limit > 0) $uploadLimit.set(limit);
+    const items = (await response.json()) as UploadItem[];
     $images.set({ items, loading: false, loaded: true, error: undefined });
   } catch (error) {
     $images.set({

@@ -1,8 +1,9 @@
 import { atom, computed } from 'nanostores';
+import { tooLargeMessage } from '../../contract/uploads.ts';
 import { apiBase } from '../lib/api-base.ts';
 import { sendFileWithProgress, UPLOAD_STALL_MS, type XhrUploadResult } from '../lib/xhr-upload.ts';
 import { $keepOriginal, uploadQuery } from './deidentification.ts';
-import { loadImages } from './images.ts';
+import { $uploadLimit, loadImages } from './images.ts';
 import { $token, clearSession } from './session.ts';
 import { bundleDicomSlices } from './volume-series-upload.ts';
 
@@ -42,6 +43,13 @@ function failureMessage(result: XhrUploadResult): string {
 
 async function runUpload(file: File): Promise<void> {
   const id = nextId++;
+  const limit = $uploadLimit.get();
+  if (limit !== undefined && file.size > limit) {
+    // Refused here: the browser would otherwise send gigabytes only to read a 413.
+    const job: UploadJob = { id, name: file.name, loaded: 0, total: file.size, status: 'failed' };
+    $uploadJobs.set([...$uploadJobs.get(), { ...job, error: tooLargeMessage(limit) }]);
+    return;
+  }
   $uploadJobs.set([...$uploadJobs.get(), { id, name: file.name, loaded: 0, total: file.size, status: 'uploading' }]);
   // A .zip holds DICOM slices: the series route groups them into one item per series.
   const route = file.name.toLowerCase().endsWith('.zip') ? '/uploads/series' : '/uploads';

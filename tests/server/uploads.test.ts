@@ -78,7 +78,9 @@ describe('POST /uploads', () => {
     const big = Buffer.concat([await pngBytes(), Buffer.alloc(70 * 1024, 1)]);
     const res = await uploadFile(t, user, 'big.png', big);
     expect(res.statusCode).toBe(413);
-    expect(res.json().detail).toMatch(/larger than the .* limit/);
+    expect(res.json()).toEqual({ detail: 'This file is larger than the 0.06 MB limit' });
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/uploads', headers: user.auth });
+    expect(list.headers['x-upload-max-bytes']).toBe(String(64 * 1024));
     expect((await storedFiles()).length).toBe(before);
     expect(await tempFiles()).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -23,10 +24,6 @@ const ONE_FILE = 'Send exactly one file in the "file" field';
 /** A client that sends no byte for this long has stalled; its connection is closed and nothing kept. */
 export const UPLOAD_IDLE_MS = 60_000;
 
-function mebibytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-}
-
 /** Streams the one file part to storage through the signature check; nothing is buffered whole. */
 async function storePart(part: MultipartFile, storage: Storage, limit: number): Promise<ReceivedFile> {
   const originalName = cleanOriginalName(part.filename ?? '');
@@ -41,7 +38,7 @@ async function storePart(part: MultipartFile, storage: Storage, limit: number): 
     const { size, sha256 } = await storage.put(uploadStorageKey(storedFilename), body, { limit });
     return { storedFilename, originalName, type, size, sha256 };
   } catch (error) {
-    if (error instanceof TooLargeError) throw tooLarge(`This file is larger than the ${mebibytes(limit)} limit`);
+    if (error instanceof TooLargeError) throw tooLarge(tooLargeMessage(limit));
     throw error;
   }
 }

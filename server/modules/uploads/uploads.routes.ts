@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { errorResponse } from '../../../contract/errors.ts';
 import {
   SHARE_LINK_TTL_MS,
+  UPLOAD_LIMIT_HEADER,
   shareLinkResponse,
   shareTokenParams,
   storedFilenameParams,
@@ -67,7 +68,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     async (request, reply) => {
       const { json, tag } = await listCache.listJson(currentUser(request).id);
       const etag = `"${createHash('sha1').update(tag).digest('base64url')}"`;
-      reply.header('etag', etag).header('cache-control', 'private, no-cache');
+      reply.header('etag', etag).header('cache-control', 'private, no-cache').header(UPLOAD_LIMIT_HEADER, limit);
       if (request.headers['if-none-match'] === etag) return reply.code(304 as never).send(undefined as never);
       // Bytes with their content type are sent as they are: the list was built from validated rows.
       return reply.type('application/json; charset=utf-8').send(json as never);

@@ -62,3 +62,28 @@ describe('request helpers', () => {
     expect(prompt?.type === 'text' && prompt.text).toMatch(/issues.*confidence.*0 to 100.*fixes/s);
   });
 });
+
+describe('uploads store', () => {
+  it('refuses a file over the server limit before sending a byte', async () => {
+    const { $uploadLimit } = await import('../../../src/stores/images.ts');
+    const { $uploadJobs, uploadFiles } = await import('../../../src/stores/uploads.ts');
+    vi.stubGlobal(
+      'XMLHttpRequest',
+      class {
+        constructor() {
+          throw new Error('no request may be made');
+        }
+      },
+    );
+    // The list reload that follows answers an empty list.
+    vi.stubGlobal('fetch', async () => new Response('[]', { headers: { 'content-type': 'application/json' } }));
+    $uploadLimit.set(2 * 1024 * 1024);
+    await uploadFiles([new File([new Uint8Array(3 * 1024 * 1024)], 'huge.nii')]);
+    expect($uploadJobs.get().at(-1)).toMatchObject({
+      name: 'huge.nii',
+      status: 'failed',
+      error: 'This file is larger than the 2 MB limit',
+    });
+    vi.unstubAllGlobals();
+  });
+});
