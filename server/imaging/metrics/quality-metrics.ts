@@ -53,9 +53,15 @@ function entropyFocus(values: Float32Array, all: Histogram, offset: number): num
  */
 function energyRatio(values: Float32Array, object: Uint8Array, background: Uint8Array, offset: number): number {
   const magnitude = new Float32Array(values.length);
-  for (let i = 0; i < values.length; i++) magnitude[i] = Math.abs(values[i]! - offset);
+  let top = 0;
+  for (let i = 0; i < values.length; i++) {
+    const m = Math.abs(values[i]! - offset);
+    magnitude[i] = m;
+    if (m > top) top = m;
+  }
+  // The background keeps its own (narrow) binning for precision; the foreground shares the known range.
   const bg = percentile(histogram(magnitude, background), 50) ** 2;
-  return bg < 1e-3 ? 1e4 : percentile(histogram(magnitude, object), 50) ** 2 / bg;
+  return bg < 1e-3 ? 1e4 : percentile(histogram(magnitude, object, undefined, [0, top]), 50) ** 2 / bg;
 }
 
 /**
