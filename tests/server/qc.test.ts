@@ -187,3 +187,31 @@ describe('DICOM de-identification on arrival', () => {
     expect(Buffer.compare(a!, b!)).toBe(0);
   });
 });
+
+describe('the check on other kinds of image', () => {
+  it('writes the histology summary for a colour slide', async () => {
+    const sharp = (await import('sharp')).default;
+    const size = 96;
+    const rgb = Buffer.alloc(size * size * 3);
+    for (let p = 0; p < size * size; p++) {
+      const tissue = p % size < size / 2;
+      const shade = (p * 37) % 60;
+      rgb.set(tissue ? [190 - shade, 80 - shade / 2, 150 - shade] : [244, 244, 244], p * 3);
+    }
+    const png = await sharp(rgb, { raw: { width: size, height: size, channels: 3 } })
+      .png()
+      .toBuffer();
+    const item = (await uploadFile(t, user, 'slide.png', png)).json();
+    const body = (await check(item.url)).json();
+    expect(body.choices[0].message.content).toMatch(/^QC verdict: \w+ \(SM, 96×96×1\)\./);
+    expect(body.qc.metrics.colour.tissueCoverage).toBeGreaterThan(0.4);
+  });
+
+  it('answers 415 with the decoder’s reason for a file it cannot read', async () => {
+    const { niftiBytes } = await import('./uploads-fixtures.ts');
+    const item = (await uploadFile(t, user, 'empty.nii', niftiBytes())).json();
+    const res = await check(item.url);
+    expect(res.statusCode).toBe(415);
+    expect(res.json().detail).toBe('NIfTI datatype 0 is not supported.');
+  });
+});
