@@ -17,8 +17,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     logger: { level: config.logLevel },
     trustProxy: true,
     bodyLimit: 1024 * 1024,
-    // Request ids let a log line be matched to the request that caused it.
-    genReqId: () => crypto.randomUUID(),
+    // A load balancer's request id, when it sends one, ties our log lines to its own.
+    requestIdHeader: 'x-request-id',
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
