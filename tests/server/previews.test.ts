@@ -116,3 +116,19 @@ describe('GET /uploads/{name}/metadata', () => {
     });
   });
 });
+
+describe('deleting an image', () => {
+  it('removes its cached previews too', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const path = await import('node:path');
+    const name = (await uploadFile(t, user, 'gone.nii.gz', phantomNifti())).json().stored_filename;
+    await get(`/uploads/${name}/preview.png`);
+    await get(`/uploads/${name}/preview.png?axis=sagittal&slice=5`);
+    const folder = path.join(t.dataDir, 'uploads', 'previews', name);
+    // The cache is written just after the answer.
+    await expect.poll(async () => (await readdir(folder).catch(() => [])).length).toBe(2);
+    const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/uploads/${name}`, headers: user.auth });
+    expect(res.statusCode).toBe(204);
+    expect(await readdir(folder).catch(() => [])).toEqual([]);
+  });
+});

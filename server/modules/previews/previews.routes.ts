@@ -8,17 +8,19 @@ import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
-import { createUploadsRepository } from '../uploads/uploads.repository.ts';
+import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf } from './image-metadata.ts';
+import { previewStorageKey } from './preview-keys.ts';
 import { volumeLoaderFor } from './volume-loader.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413: errorResponse, 415: errorResponse };
-
-/** Where a rendered preview is cached in the object store. */
-export function previewStorageKey(storedFilename: string, axis: string, slice: number): string {
-  return `previews/${storedFilename}/${axis}-${slice}.png`;
+/** True when the row already holds the metadata this module saves. */
+function hasMetadata(saved: unknown): saved is ImageMetadata {
+  const m = saved as Partial<ImageMetadata> | null;
+  return Boolean(m && typeof m.format === 'string' && Array.isArray(m.dimensions));
 }
+
+const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413: errorResponse, 415: errorResponse };
 
 /** Previews (PNG slices) and metadata of one's own uploads, decoded by the imaging engine. */
 export default async function previewsRoutes(fastify: FastifyInstance): Promise<void> {
@@ -26,6 +28,8 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
   const repo = createUploadsRepository({ db: app.db });
   const volumes = volumeLoaderFor(app);
   const guarded = { preHandler: app.authenticate };
+  const saveMetadata = (upload: UploadRow, metadata: ImageMetadata) =>
+    app.db.update(uploads).set({ metadata }).where(eq(uploads.id, upload.id));
 
   app.get(
     '/uploads/:stored_filename/preview.png',
@@ -46,6 +50,8 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
       // Rendered once, then served from the store: previews cost nothing after the first view.
       if (await app.storage.stat(key)) return reply.send(await app.storage.get(key));
       const png = await renderSlicePng(volume, axis, slice);
+      // The metadata (with the dimensions) is saved with the first preview, so deletion can find every cached slice.
+      if (!hasMetadata(upload.metadata)) await saveMetadata(upload, imageMetadataOf(volume, upload.deidentified));
       // The cache is written after the answer: a slow (fsync'd) write must not hold up the viewer.
       app.storage
         .put(key, Readable.from([png]))
@@ -59,10 +65,9 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
     { ...guarded, schema: { params: storedFilenameParams, response: { 200: imageMetadata, ...errors } } },
     async (request) => {
       const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
-      const saved = upload.metadata as ImageMetadata | null;
-      if (saved && typeof saved.format === 'string' && Array.isArray(saved.dimensions)) return saved;
+      if (hasMetadata(upload.metadata)) return upload.metadata;
       const metadata = imageMetadataOf(await volumes.load(upload), upload.deidentified);
-      await app.db.update(uploads).set({ metadata }).where(eq(uploads.id, upload.id));
+      await saveMetadata(upload, metadata);
       return metadata;
     },
   );

@@ -17,6 +17,7 @@ import { notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { keepsOriginal, prepareUploadOnArrival } from '../previews/prepare-on-arrival.ts';
+import { deletePreviews } from '../previews/preview-cleanup.ts';
 import { sendUpload } from './file-delivery.ts';
 import { createUploadListCache } from './list-cache.ts';
 import { receiveUpload } from './upload-receiver.ts';
@@ -101,6 +102,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       const upload = await repo.findForOwner(user.id, request.params.stored_filename);
       await repo.delete(upload.id);
       await app.storage.delete(uploadStorageKey(upload.storedFilename));
+      await deletePreviews(app, upload);
       await audit.record({
         userId: user.id,
         action: 'upload.delete',
