@@ -1,5 +1,8 @@
-/** Extensions the server decodes into previews itself (the browser cannot show them); .zip is a DICOM series. */
-const decodedExtensions = ['.dcm', '.zip', '.nii', '.nii.gz', '.nrrd'];
+/**
+ * Extensions the server decodes into previews itself: browsers cannot show them (TIFF included, and
+ * 16-bit images need windowing). A .zip is a DICOM series.
+ */
+const decodedExtensions = ['.dcm', '.zip', '.nii', '.nii.gz', '.nrrd', '.tif', '.tiff'];
 
 /**
  * Whether an upload's preview comes from the server's decoder (DICOM and series, NIfTI, NRRD) rather than the file.

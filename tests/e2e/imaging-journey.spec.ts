@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
-import { signedInAccount, useSession } from './dashboard-session.ts';
+import { apiUpload, signedInAccount, useSession } from './dashboard-session.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 
 test.describe('imaging and quality control in the browser', () => {
@@ -89,4 +89,24 @@ test('a DICOM uploaded with "Keep patient data" is stored as sent, and says so',
   await expect(metadata.getByText('De-identified')).toBeVisible();
   await expect(metadata.getByText('No', { exact: true })).toBeVisible();
   await expect(metadata.getByText('Brain phantom study')).toBeVisible();
+});
+
+test('a 16-bit TIFF, which browsers cannot show, is previewed by the server', async ({ page, request }) => {
+  const sharp = (await import('sharp')).default;
+  const { png16 } = await import('../fixtures/png16.ts');
+  const grey = Uint16Array.from({ length: 64 * 48 }, (_, i) => (i % 64) * 1000);
+  const tiff = await sharp(png16(64, 48, grey))
+    .toColourspace('grey16')
+    .tiff({ compression: 'lzw' })
+    .toBuffer();
+  const account = await signedInAccount(request, 'Tiff Reader');
+  await apiUpload(request, account, 'plate.tiff', tiff);
+  await useSession(page, account);
+  await page.goto('/dashboard/images');
+  await page.getByRole('button', { name: 'Details of plate.tiff' }).click();
+  const preview = page
+    .getByRole('dialog', { name: 'plate.tiff' })
+    .getByRole('img', { name: /^Preview of plate\.tiff/ });
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
+  await expect(page.getByTestId('image-metadata').getByText('16-bit')).toBeVisible();
 });

@@ -49,8 +49,8 @@ describe('Analysis page rules', () => {
     ]);
   });
 
-  it('asks the server for previews of DICOM, NIfTI and NRRD only', () => {
-    expect(['.dcm', '.zip', '.nii', '.NII.GZ', '.nrrd'].every(isServerPreviewed)).toBe(true);
+  it('asks the server for previews of DICOM, NIfTI, NRRD and TIFF only', () => {
+    expect(['.dcm', '.zip', '.nii', '.NII.GZ', '.nrrd', '.tif', '.TIFF'].every(isServerPreviewed)).toBe(true);
     expect(isServerPreviewed('.png')).toBe(false);
     expect(previewPath('a b.nii', 'coronal', 3)).toBe('/uploads/a%20b.nii/preview.png?axis=coronal&slice=3');
   });

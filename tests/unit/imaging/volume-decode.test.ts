@@ -1,9 +1,9 @@
 import sharp from 'sharp';
-import { deflateSync, crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, detectFormat } from '../../../server/imaging/decode-image.ts';
 import { UndecodableImageError } from '../../../server/imaging/volume.ts';
 import { writeNifti, writeNrrd } from '../../fixtures/nifti-writer.ts';
+import { png16 } from '../../fixtures/png16.ts';
 
 const ramp = (n: number, scale = 1, offset = 0) =>
   Array.from({ length: n }, (_, i) => ((i * 7) % 251) * scale + offset);
@@ -142,34 +142,6 @@ function bitmap(width: number, height: number, grey: Uint8Array): Uint8Array {
   for (let y = 0; y < height; y++)
     out.set(grey.subarray(y * width, (y + 1) * width), offset + (height - 1 - y) * rowSize);
   return out;
-}
-
-/** A 16-bit greyscale PNG written by hand: sharp cannot take 16-bit raw input. */
-function png16(width: number, height: number, grey: Uint16Array): Uint8Array {
-  const chunk = (type: string, body: Uint8Array) => {
-    const out = new Uint8Array(12 + body.length);
-    const view = new DataView(out.buffer);
-    view.setUint32(0, body.length);
-    out.set(new TextEncoder().encode(type), 4);
-    out.set(body, 8);
-    view.setUint32(8 + body.length, crc32(out.subarray(4, 8 + body.length)));
-    return out;
-  };
-  const header = new Uint8Array(13);
-  new DataView(header.buffer).setUint32(0, width);
-  new DataView(header.buffer).setUint32(4, height);
-  header.set([16, 0, 0, 0, 0], 8);
-  const raw = new Uint8Array(height * (1 + width * 2));
-  const view = new DataView(raw.buffer);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) view.setUint16(y * (1 + width * 2) + 1 + x * 2, grey[y * width + x]!);
-  const parts = [
-    Uint8Array.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', new Uint8Array()),
-  ];
-  return Uint8Array.from(parts.flatMap((p) => Array.from(p)));
 }
 
 describe('decoding budget', () => {
