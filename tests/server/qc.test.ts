@@ -215,3 +215,37 @@ describe('the check on other kinds of image', () => {
     expect(res.json().detail).toBe('NIfTI datatype 0 is not supported.');
   });
 });
+
+describe('identifying values never reach storage', () => {
+  it('writes no byte of the identifying values of a DICOM to the store, not even for a moment', async () => {
+    const path = await import('node:path');
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { createDiskStorage } = await import('../../server/storage/disk-storage.ts');
+    const { fixtureIdentity } = await import('../fixtures/identity.ts');
+    const disk = createDiskStorage(await mkdtemp(path.join(tmpdir(), 'lumenqc-recording-')));
+    const written: Buffer[] = [];
+    // A store that keeps a copy of every byte it is given, before writing it.
+    const recording: typeof disk = {
+      ...disk,
+      async put(key, body, options) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of body) chunks.push(chunk as Buffer);
+        written.push(Buffer.concat(chunks));
+        const { Readable } = await import('node:stream');
+        return disk.put(key, Readable.from(chunks), options);
+      },
+    };
+    const own = await createTestApp({}, { storage: recording });
+    try {
+      const owner = await createSignedInUser(own);
+      const res = await uploadFile(own, owner, 'patient.dcm', await phantomDicom({ syntax: 'jpeg-ls' }));
+      expect(res.statusCode).toBe(201);
+      expect(written.length).toBeGreaterThan(0);
+      for (const bytes of written)
+        for (const value of Object.values(fixtureIdentity)) expect(bytes.toString('latin1')).not.toContain(value);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -1,69 +1,62 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { deidentifyDicom } from '../../imaging/dicom/deidentify.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
 import { UndecodableImageError } from '../../imaging/volume.ts';
-import { unsupportedType } from '../../http-errors.ts';
-import type { Storage } from '../../storage/storage.ts';
-import { uploadStorageKey } from '../uploads/uploads.repository.ts';
-import { MAX_DECODE_BYTES, readObject } from './volume-loader.ts';
+import { tooLarge, unsupportedType } from '../../http-errors.ts';
+import { currentUser } from '../../plugins/auth-guard.ts';
+import { MAX_DECODE_BYTES } from './volume-loader.ts';
 
-/** A stored upload as the receiver left it. */
-export interface ArrivedFile {
-  storedFilename: string;
-  type: { format: string };
-  size: number;
-  sha256: string;
-}
+const cleaned = new Set(['dcm', 'jpg', 'png', 'webp', 'tiff']);
 
 /** True when the uploader asked to keep the file as sent (`POST /uploads?deidentify=false`). */
 export function keepsOriginal(request: FastifyRequest): boolean {
   return (request.query as Record<string, unknown> | undefined)?.deidentify === 'false';
 }
 
+/** Whether an upload of this format is stored de-identified (DICOM, unless the uploader keeps the original). */
+export function isDeidentifiedOnArrival(format: string, request: FastifyRequest): boolean {
+  return format === 'dcm' && !keepsOriginal(request);
+}
+
 /**
- * De-identifies a DICOM upload (PS3.15 Basic Profile, UIDs remapped per owner) and strips EXIF/XMP from
- * raster images, rewriting the stored object before it is listed, so identifying values are never kept.
- * A DICOM file that cannot be parsed is removed and refused: it cannot be shown to be clean.
+ * The stage of the upload stream that cleans a file before any byte reaches storage: DICOM is
+ * de-identified (PS3.15 Basic Profile, UIDs remapped per owner) and EXIF/XMP is stripped from JPEG, PNG,
+ * WebP and TIFF, so identifying values are never written, not even briefly. The file is held in memory
+ * (up to 1 GB) to be rewritten. A DICOM file that cannot be parsed, or is larger, is refused: it cannot be
+ * shown to be clean. A picture that cannot be cleaned is stored as sent.
  */
-export async function prepareUploadOnArrival(
-  storage: Storage,
-  file: ArrivedFile,
-  ownerId: string,
-  keepOriginal: boolean,
-): Promise<{ size: number; sha256: string; deidentified: boolean }> {
-  const unchanged = { size: file.size, sha256: file.sha256, deidentified: false };
-  if (keepOriginal || !['dcm', 'jpg', 'png', 'webp', 'tiff'].includes(file.type.format)) return unchanged;
-  const key = uploadStorageKey(file.storedFilename);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readObject(
-      storage,
-      key,
-      MAX_DECODE_BYTES,
-      'This DICOM file is larger than the 1024 MB that can be de-identified',
-    );
-  } catch (error) {
-    // Too large to rewrite in memory: a DICOM that cannot be cleaned is not kept; a picture is kept as is.
-    if (file.type.format !== 'dcm') return unchanged;
-    await storage.delete(key);
-    throw error;
-  }
-  let cleaned: Uint8Array | undefined;
-  try {
-    cleaned =
-      file.type.format === 'dcm' ? deidentifyDicom(bytes, ownerId) : stripRasterMetadata(bytes, file.type.format);
-  } catch (error) {
-    if (file.type.format !== 'dcm') return unchanged;
-    await storage.delete(key);
-    throw unsupportedType(
-      error instanceof UndecodableImageError ? error.message : 'This DICOM file could not be read.',
-    );
-  }
-  if (!cleaned) return unchanged;
-  const stored = await storage.put(
-    key,
-    Readable.from([Buffer.from(cleaned.buffer, cleaned.byteOffset, cleaned.byteLength)]),
-  );
-  return { size: stored.size, sha256: stored.sha256, deidentified: file.type.format === 'dcm' };
+export function arrivalCleaner(format: string, request: FastifyRequest): Transform {
+  if (!cleaned.has(format) || keepsOriginal(request)) return new PassThrough();
+  const ownerId = currentUser(request).id;
+  const chunks: Buffer[] = [];
+  let held = 0;
+  let passing = false;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      if (passing) return done(null, chunk);
+      held += chunk.length;
+      chunks.push(chunk);
+      if (held <= MAX_DECODE_BYTES) return done();
+      if (format === 'dcm')
+        return done(tooLarge('This DICOM file is larger than the 1024 MB that can be de-identified'));
+      passing = true;
+      return done(null, Buffer.concat(chunks.splice(0)));
+    },
+    flush(done: TransformCallback) {
+      if (passing || chunks.length === 0) return done();
+      const bytes = new Uint8Array(Buffer.concat(chunks.splice(0)));
+      try {
+        const out = format === 'dcm' ? deidentifyDicom(bytes, ownerId) : (stripRasterMetadata(bytes, format) ?? bytes);
+        return done(null, Buffer.from(out.buffer, out.byteOffset, out.byteLength));
+      } catch (error) {
+        if (format !== 'dcm') return done(null, Buffer.from(bytes));
+        return done(
+          unsupportedType(
+            error instanceof UndecodableImageError ? error.message : 'This DICOM file could not be read.',
+          ),
+        );
+      }
+    },
+  });
 }

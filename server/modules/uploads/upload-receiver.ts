@@ -5,6 +5,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
+import { arrivalCleaner } from '../previews/prepare-on-arrival.ts';
 import { fileTypeOf, signatureCheck, SUPPORTED_EXTENSIONS, type FileType } from './file-types.ts';
 import { drainRequest } from './request-drain.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
@@ -25,7 +26,12 @@ const ONE_FILE = 'Send exactly one file in the "file" field';
 export const UPLOAD_IDLE_MS = 60_000;
 
 /** Streams the one file part to storage through the signature check; nothing is buffered whole. */
-async function storePart(part: MultipartFile, storage: Storage, limit: number): Promise<ReceivedFile> {
+async function storePart(
+  part: MultipartFile,
+  storage: Storage,
+  limit: number,
+  request: FastifyRequest,
+): Promise<ReceivedFile> {
   const originalName = cleanOriginalName(part.filename ?? '');
   const type = fileTypeOf(originalName);
   if (!type) {
@@ -33,7 +39,7 @@ async function storePart(part: MultipartFile, storage: Storage, limit: number): 
     throw unsupportedType(`This file type is not supported. Supported types: ${SUPPORTED_EXTENSIONS.join(', ')}`);
   }
   const storedFilename = newStoredFilename(type.extension);
-  const body = pipeline(part.file, signatureCheck(type), () => undefined);
+  const body = pipeline(part.file, signatureCheck(type), arrivalCleaner(type.format, request), () => undefined);
   try {
     const { size, sha256 } = await storage.put(uploadStorageKey(storedFilename), body, { limit });
     return { storedFilename, originalName, type, size, sha256 };
@@ -81,7 +87,7 @@ async function receiveParts(request: FastifyRequest, storage: Storage, limit: nu
         part.file.resume();
         continue;
       }
-      received = await storePart(part, storage, limit);
+      received = await storePart(part, storage, limit, request);
     }
   } catch (error) {
     if (received) await storage.delete(uploadStorageKey(received.storedFilename));

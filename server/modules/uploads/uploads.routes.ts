@@ -16,7 +16,7 @@ import {
 import { notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
-import { keepsOriginal, prepareUploadOnArrival } from '../previews/prepare-on-arrival.ts';
+import { isDeidentifiedOnArrival } from '../previews/prepare-on-arrival.ts';
 import { deletePreviews } from '../previews/preview-cleanup.ts';
 import { sendUpload } from './file-delivery.ts';
 import { createUploadListCache } from './list-cache.ts';
@@ -41,15 +41,14 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   app.post('/uploads', { ...guarded, schema: { response: { 201: uploadItem, ...errors } } }, async (request, reply) => {
     const user = currentUser(request);
     const file = await receiveUpload(request, app.storage, limit);
-    const arrived = await prepareUploadOnArrival(app.storage, file, user.id, keepsOriginal(request));
     const row = await repo.insert({
       ownerId: user.id,
       storedFilename: file.storedFilename,
       originalName: file.originalName,
       extension: file.type.extension,
-      sizeBytes: arrived.size,
-      sha256: arrived.sha256,
-      deidentified: arrived.deidentified,
+      sizeBytes: file.size,
+      sha256: file.sha256,
+      deidentified: isDeidentifiedOnArrival(file.type.format, request),
       contentType: file.type.contentType,
       format: file.type.format,
       createdAt: app.clock(),
