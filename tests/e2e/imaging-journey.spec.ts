@@ -70,6 +70,10 @@ test.describe('imaging and quality control in the browser', () => {
     expect(csv).toMatch(/\r\nhead\.dcm,Pass,\d+,\d/);
     await page.getByLabel('Model').selectOption('Motion Blur Assessment');
     await expect(table.getByRole('columnheader', { name: 'Sharpness' })).toBeVisible();
+    // On a phone the table scrolls sideways in a region reachable by keyboard.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await expect(page.getByRole('region', { name: 'Results table' })).toBeVisible();
+    await expectAccessible(page);
   });
 });
 

@@ -28,7 +28,7 @@ export default function AnalysisResults({ model, rows }: { model: AnalysisModel;
           <span className="imaging-verdict imaging-verdict-fail">Fail</span> {count('fail')}
         </li>
       </ul>
-      <div className="analysis-table-wrap">
+      <div className="analysis-table-wrap" role="region" aria-label="Results table" tabIndex={0}>
         <table className="analysis-table">
           <caption className="dash-muted">{model}: measurements of each image</caption>
           <thead>
