@@ -2,24 +2,24 @@ import type { FastifyInstance } from 'fastify';
 import healthRoutes from './modules/health/health.routes.ts';
 import contactRoutes from './modules/contact/contact.routes.ts';
 import analyticsRoutes from './modules/analytics/analytics.routes.ts';
-import authRoutes from './modules/auth/auth.routes.ts';
-import profileRoutes from './modules/profile/profile.routes.ts';
 import uploadsRoutes from './modules/uploads/uploads.routes.ts';
 import seriesRoutes from './modules/uploads/series.routes.ts';
 import previewsRoutes from './modules/previews/previews.routes.ts';
 import qcRoutes from './modules/qc/qc.routes.ts';
 import metricsRoutes from './modules/metrics/metrics.routes.ts';
+import authRoutes from './modules/auth/auth.routes.ts';
+import profileRoutes from './modules/profile/profile.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(healthRoutes);
   await app.register(contactRoutes);
   await app.register(analyticsRoutes);
-  await app.register(authRoutes);
-  await app.register(profileRoutes);
   await app.register(previewsRoutes);
   await app.register(qcRoutes);
   await app.register(uploadsRoutes);
   await app.register(seriesRoutes);
   await app.register(metricsRoutes);
+  await app.register(authRoutes);
+  await app.register(profileRoutes);
 }

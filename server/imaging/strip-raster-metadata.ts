@@ -28,9 +28,16 @@ function stripPng(bytes: Uint8Array): Uint8Array {
   while (at + 12 <= bytes.length) {
     const length = view.getUint32(at);
     const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
-    const end = at + 12 + length;
+    // A chunk type is four ASCII letters; anything else is not PNG structure, so the rest is kept whole
+    // rather than walked 12 bytes at a time.
+    if (!/^[A-Za-z]{4}$/.test(type)) {
+      keep.push(bytes.subarray(at));
+      break;
+    }
+    const end = Math.min(bytes.length, at + 12 + length);
     if (!pngDropped.has(type)) keep.push(bytes.subarray(at, end));
     at = end;
+    if (type === 'IEND') break;
   }
   return join(keep);
 }

@@ -94,6 +94,8 @@ async function receiveParts(request: FastifyRequest, storage: Storage, limit: nu
     if (error instanceof HttpError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw badRequest(ONE_FILE);
+    // The cleaning stage may shrink a file below the limit before storage counts it; the parser's own count stands.
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(tooLargeMessage(limit));
     if (code?.startsWith('FST_')) throw badRequest('The upload could not be read');
     throw error;
   }

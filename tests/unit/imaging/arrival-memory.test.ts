@@ -1,0 +1,54 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { stripRasterMetadata } from '../../../server/imaging/strip-raster-metadata.ts';
+import { arrivalCleaner } from '../../../server/modules/previews/prepare-on-arrival.ts';
+
+const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const request = { query: {} } as unknown as FastifyRequest;
+
+async function collect(stream: NodeJS.ReadableStream & { pipe: unknown }, chunks: Buffer[]) {
+  const out: Buffer[] = [];
+  await pipeline(Readable.from(chunks), stream as never, async (source: AsyncIterable<Buffer>) => {
+    for await (const c of source) out.push(c);
+  });
+  return Buffer.concat(out);
+}
+
+describe('cleaning uploads on arrival within bounded memory', () => {
+  it('keeps a PNG whose chunks are not PNG structure whole, without walking it byte by byte', () => {
+    const bytes = new Uint8Array(8 + 40 * 1024 * 1024);
+    bytes.set(pngSignature);
+    const started = performance.now();
+    const out = stripRasterMetadata(bytes, 'png');
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(out?.length).toBe(bytes.length);
+  });
+
+  it('drops whatever trails the IEND chunk of a PNG', () => {
+    const iend = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
+    const hidden = [...Buffer.from('Patient Jane Doe')];
+    const out = stripRasterMetadata(Uint8Array.from([...pngSignature, ...iend, ...hidden]), 'png');
+    expect(Buffer.from(out!).toString('latin1')).not.toContain('Jane');
+  });
+
+  it('stores a picture larger than the hold limit as sent instead of holding it', async () => {
+    const chunks = [Buffer.from(pngSignature), Buffer.alloc(3000), Buffer.alloc(3000)];
+    const out = await collect(arrivalCleaner('png', request, { budget: 1e6, pictureHold: 4000 }), chunks);
+    expect(out.length).toBe(6008);
+  });
+
+  it('refuses with 503 once uploads being cleaned together would pass the memory budget', async () => {
+    const holding = arrivalCleaner('png', request, { budget: 5000, pictureHold: 1e6 });
+    holding.write(Buffer.alloc(4000));
+    const second = collect(arrivalCleaner('png', request, { budget: 5000, pictureHold: 1e6 }), [Buffer.alloc(2000)]);
+    await expect(second).rejects.toMatchObject({ statusCode: 503 });
+    holding.destroy();
+    const after = await collect(arrivalCleaner('png', request, { budget: 5000, pictureHold: 1e6 }), [
+      Buffer.from(pngSignature),
+      Buffer.alloc(2000),
+    ]);
+    expect(after.length).toBe(2008);
+  });
+});
