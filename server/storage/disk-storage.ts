@@ -1,9 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { backgroundSha256 } from './background-hash.ts';
 import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
 
 /** Local-disk storage under `root`: temp file, fsync, rename, so a crash never leaves half an object. */
@@ -20,30 +21,28 @@ export function createDiskStorage(root: string): Storage {
       await mkdir(path.dirname(target), { recursive: true });
       await mkdir(tmpDir, { recursive: true });
       const temp = path.join(tmpDir, randomUUID());
-      const hash = createHash('sha256');
+      const hash = backgroundSha256();
       let size = 0;
       const meter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           size += chunk.length;
           if (options.limit !== undefined && size > options.limit) return done(new TooLargeError(options.limit));
-          hash.update(chunk);
-          done(null, chunk);
+          const room = hash.update(chunk);
+          if (!room) return done(null, chunk);
+          room.then(() => done(null, chunk), done);
         },
       });
       try {
         await pipeline(body, meter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
-        const handle = await open(temp, 'r');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        // The digest finishes on the hashing thread while the file is flushed to disk.
+        const [sha256] = await Promise.all([hash.digest(), syncFile(temp)]);
         await rename(temp, target);
+        return { size, sha256 };
       } catch (error) {
+        hash.abort();
         await rm(temp, { force: true });
         throw error;
       }
-      return { size, sha256: hash.digest('hex') };
     },
 
     async get(key, range) {
@@ -73,6 +72,15 @@ export function createDiskStorage(root: string): Storage {
       await rm(probe, { force: true });
     },
   };
+}
+
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Reads a whole stream into one buffer; for small objects only (previews, metadata). */
