@@ -1,14 +1,13 @@
 import { useState, type SubmitEvent } from 'react';
-import { isPasswordAcceptable, ruleChecklist } from '../../lib/password-rules.ts';
+import { ruleChecklist } from '../../lib/password-rules.ts';
 import { AuthError, register } from '../../stores/auth.ts';
 import { PasswordField, TextField } from './fields.tsx';
 import { FormMessage } from './FormMessage.tsx';
-import { useFocusOn } from './use-focus-on.ts';
+import { useNewPassword } from './use-new-password.ts';
 import { VerifyInbox } from './VerifyInbox.tsx';
 import './auth.css';
 
 const MISMATCH = 'Passwords do not match';
-const WEAK = 'Password too weak. Use 8+ chars with uppercase, number, and special char.';
 
 /** Where the check-your-inbox screen is remembered, so a reload or a shared link shows it again. */
 function setVerifyQuery(email: string | undefined) {
@@ -23,18 +22,13 @@ export default function RegisterForm() {
   const [verifyEmail, setVerifyEmail] = useState(() => new URLSearchParams(window.location.search).get('verify'));
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; field: 'password' | 'confirm' | 'form' }>();
-  const passwordRef = useFocusOn<HTMLInputElement>(error?.field === 'password' ? error : undefined);
-  const confirmRef = useFocusOn<HTMLInputElement>(error?.field === 'confirm' ? error : undefined);
-  const messageRef = useFocusOn<HTMLParagraphElement>(error?.field === 'form' ? error : undefined);
+  const { password, setPassword, confirm, setConfirm, busy, setBusy, error, setError, ...form } =
+    useNewPassword(MISMATCH);
+  const { passwordRef, confirmRef, messageRef } = form;
 
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
-    if (password !== confirm) return setError({ message: MISMATCH, field: 'confirm' });
-    if (!isPasswordAcceptable(password)) return setError({ message: WEAK, field: 'password' });
+    if (!form.validate()) return;
     setBusy(true);
     setError(undefined);
     try {

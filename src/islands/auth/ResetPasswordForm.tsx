@@ -1,28 +1,21 @@
-import { useState, type SubmitEvent } from 'react';
-import { isPasswordAcceptable } from '../../lib/password-rules.ts';
+import type { SubmitEvent } from 'react';
 import { AuthError, resetPassword } from '../../stores/auth.ts';
 import { PasswordField } from './fields.tsx';
 import { FormMessage } from './FormMessage.tsx';
 import { StrengthBar } from './StrengthBar.tsx';
-import { useFocusOn } from './use-focus-on.ts';
+import { useNewPassword } from './use-new-password.ts';
 
 const MISMATCH = 'Passwords do not match.';
-const WEAK = 'Password too weak. Use 8+ chars with uppercase, number, and special char.';
 
 /** The reset form: new password twice, show/hide toggles, the strength bar; calls onDone with the password. */
 export function ResetPasswordForm(props: { token: string; email: string; onDone: (password: string) => void }) {
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; field: 'password' | 'confirm' | 'form' }>();
-  const passwordRef = useFocusOn<HTMLInputElement>(error?.field === 'password' ? error : undefined);
-  const confirmRef = useFocusOn<HTMLInputElement>(error?.field === 'confirm' ? error : undefined);
-  const messageRef = useFocusOn<HTMLParagraphElement>(error?.field === 'form' ? error : undefined);
+  const { password, setPassword, confirm, setConfirm, busy, setBusy, error, setError, ...form } =
+    useNewPassword(MISMATCH);
+  const { passwordRef, confirmRef, messageRef } = form;
 
   async function onSubmit(event: SubmitEvent) {
     event.preventDefault();
-    if (password !== confirm) return setError({ message: MISMATCH, field: 'confirm' });
-    if (!isPasswordAcceptable(password)) return setError({ message: WEAK, field: 'password' });
+    if (!form.validate()) return;
     setBusy(true);
     setError(undefined);
     try {
