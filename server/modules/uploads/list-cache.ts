@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
+import { uploadsChangeCount } from './upload-changes.ts';
 import type { UploadsRepository } from './uploads.repository.ts';
 
 /** A serialized list and the state of the owner's rows it was made from. */
@@ -15,12 +17,26 @@ const MAX_OWNERS = 500;
  * GET /uploads as ready-made JSON. Reading and serializing a long list costs tens of milliseconds, so
  * each owner's answer is kept and reused while a cheap aggregate over the owner's rows (count, newest
  * moment, total size, newest id) is unchanged. The check runs on every request against the database,
- * so every replica sees an upload or a deletion made through any other at once.
+ * so every replica sees an upload or a deletion made through any other at once. When this process is the
+ * database's only user (PGlite, embedded and locked to one process), that query is skipped: the
+ * repository counts each owner's inserts and deletes, which is exact and costs nothing.
  */
-export function createUploadListCache({ db, repo }: { db: Database; repo: UploadsRepository }) {
+export function createUploadListCache({
+  db,
+  repo,
+  onlyUser,
+}: {
+  db: Database;
+  repo: UploadsRepository;
+  /** True when no other process can change the database (PGlite). */
+  onlyUser: boolean;
+}) {
   const entries = new Map<string, Entry>();
+  // Counts restart with the process; this keeps a tag (ETag) of an earlier run from matching a new list.
+  const run = randomUUID();
 
   async function fingerprintOf(ownerId: string): Promise<string> {
+    if (onlyUser) return `${run}:${uploadsChangeCount(db, ownerId)}`;
     const result = await db.execute<{ fingerprint: string }>(
       sql`select count(*) || ':' || coalesce(max(created_at)::text, '') || ':' || coalesce(sum(size_bytes), 0)
             || ':' || coalesce(max(id::text), '') as fingerprint

@@ -3,6 +3,7 @@ import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
+import { noteUploadsChanged } from './upload-changes.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
 
 /** A row of `uploads`. */
@@ -42,6 +43,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
     /** Records a stored upload. */
     async insert(values: NewUpload): Promise<UploadRow> {
       const [row] = await db.insert(uploads).values(values).returning();
+      noteUploadsChanged(db, values.ownerId);
       return row!;
     },
 
@@ -75,7 +77,8 @@ export function createUploadsRepository({ db }: { db: Database }) {
 
     /** Removes the row (its share links and QC results go with it). */
     async delete(id: string): Promise<void> {
-      await db.delete(uploads).where(eq(uploads.id, id));
+      const removed = await db.delete(uploads).where(eq(uploads.id, id)).returning({ ownerId: uploads.ownerId });
+      for (const { ownerId } of removed) noteUploadsChanged(db, ownerId);
     },
 
     /** Makes a share link for one upload and returns its secret, stored only hashed. */

@@ -29,7 +29,8 @@ const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413
 export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
-  const listCache = createUploadListCache({ db: app.db, repo });
+  // Without DATABASE_URL the database is PGlite, opened by this process alone.
+  const listCache = createUploadListCache({ db: app.db, repo, onlyUser: !app.config.databaseUrl });
   const audit = createAuditRepository({ db: app.db });
   const limit = app.config.uploadMaxBytes;
   await app.register(multipart, {
