@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
 import { sessions } from './sessions.table.ts';
 import { users } from './users.table.ts';
@@ -24,6 +24,27 @@ const TOUCH_EVERY_MS = 60_000;
 
 /** Sessions: create on sign-in, resolve a bearer token, revoke one or all. */
 export function createSessionsRepository({ db, policy }: { db: Database; policy: SessionPolicy }) {
+  // Every authenticated request runs this; built once, it skips composing the SQL each time.
+  const liveSession = db
+    .select({
+      sessionId: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      id: users.id,
+      email: users.email,
+      name: users.name,
+      orgId: users.orgId,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .limit(1)
+    .prepare('live_session');
   return {
     /** Starts a session and returns its token, shown to the client once and stored only hashed. */
     async create(userId: string, now: Date): Promise<string> {
@@ -40,19 +61,7 @@ export function createSessionsRepository({ db, policy }: { db: Database; policy:
 
     /** The user behind a token, or undefined when it is unknown, revoked, idle too long or past its end. */
     async resolve(token: string, now: Date): Promise<SessionUser | undefined> {
-      const [row] = await db
-        .select({
-          sessionId: sessions.id,
-          lastSeenAt: sessions.lastSeenAt,
-          id: users.id,
-          email: users.email,
-          name: users.name,
-          orgId: users.orgId,
-        })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-        .limit(1);
+      const [row] = await liveSession.execute({ tokenHash: hashToken(token), now });
       if (!row) return undefined;
       if (now.getTime() - row.lastSeenAt.getTime() > policy.idleMs) return undefined;
       if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
