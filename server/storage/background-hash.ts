@@ -23,6 +23,15 @@ interface Job {
   finish?: { resolve(digest: string): void; reject(error: Error): void };
 }
 
+/** Batch buffers handed back by the worker, ready to be filled again. */
+const spare: ArrayBuffer[] = [];
+const MAX_SPARE = 16;
+
+const newBatch = () => {
+  const reused = spare.pop();
+  return reused ? Buffer.from(reused) : Buffer.allocUnsafeSlow(BATCH_BYTES);
+};
+
 let worker: Worker | undefined;
 let nextId = 0;
 const jobs = new Map<number, Job>();
@@ -41,7 +50,9 @@ function hashingThread(): Worker {
   if (worker) return worker;
   const started = new Worker(new URL('./sha256-worker.ts', import.meta.url));
   started.unref();
-  started.on('message', ({ id, digest }: { id: number; digest?: string }) => {
+  started.on('message', ({ id, digest, bytes }: { id: number; digest?: string; bytes?: Uint8Array }) => {
+    if (bytes && bytes.buffer.byteLength === BATCH_BYTES && spare.length < MAX_SPARE)
+      spare.push(bytes.buffer as ArrayBuffer);
     const job = jobs.get(id);
     if (!job) return;
     if (digest === undefined) {
@@ -66,7 +77,7 @@ export function backgroundSha256(): BackgroundHash {
   const id = nextId++;
   const job: Job = { inFlight: 0, waiters: [] };
   jobs.set(id, job);
-  let batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
+  let batch = newBatch();
   let filled = 0;
   let failed: Error | undefined;
 
@@ -74,7 +85,7 @@ export function backgroundSha256(): BackgroundHash {
     const bytes = batch.subarray(0, filled);
     // Transferred, not copied: the batch belongs to the worker from here on.
     thread.postMessage({ id, bytes, end }, [bytes.buffer]);
-    batch = end ? Buffer.alloc(0) : Buffer.allocUnsafeSlow(BATCH_BYTES);
+    batch = end ? Buffer.alloc(0) : newBatch();
     filled = 0;
     if (end || ++job.inFlight < MAX_IN_FLIGHT) return undefined;
     return new Promise<void>((resolve, reject) =>
