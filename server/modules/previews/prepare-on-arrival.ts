@@ -32,6 +32,11 @@ export function isDeidentifiedOnArrival(format: string, request: FastifyRequest)
   return format === 'dcm' && !keepsOriginal(request);
 }
 
+/** Whether `arrivalCleaner` does anything for this upload; when not, the stage can be left out of the stream. */
+export function cleansOnArrival(format: string, request: FastifyRequest): boolean {
+  return cleaned.has(format) && !keepsOriginal(request);
+}
+
 /**
  * The stage of the upload stream that cleans a file before any byte reaches storage: DICOM is
  * de-identified (PS3.15 Basic Profile, UIDs remapped per owner) and EXIF/XMP is stripped from JPEG, PNG,
@@ -45,7 +50,7 @@ export function arrivalCleaner(
   request: FastifyRequest,
   limits: CleaningLimits = defaultLimits,
 ): Transform {
-  if (!cleaned.has(format) || keepsOriginal(request)) return new PassThrough();
+  if (!cleansOnArrival(format, request)) return new PassThrough();
   const isDicom = format === 'dcm';
   const holdLimit = isDicom ? MAX_DECODE_BYTES : limits.pictureHold;
   const chunks: Buffer[] = [];

@@ -5,7 +5,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
-import { arrivalCleaner } from '../previews/prepare-on-arrival.ts';
+import { arrivalCleaner, cleansOnArrival } from '../previews/prepare-on-arrival.ts';
 import { fileTypeOf, signatureCheck, SUPPORTED_EXTENSIONS, type FileType } from './file-types.ts';
 import { drainRequest } from './request-drain.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
@@ -39,7 +39,10 @@ async function storePart(
     throw unsupportedType(`This file type is not supported. Supported types: ${SUPPORTED_EXTENSIONS.join(', ')}`);
   }
   const storedFilename = newStoredFilename(type.extension);
-  const body = pipeline(part.file, signatureCheck(type), arrivalCleaner(type.format, request), () => undefined);
+  // Formats with nothing to clean skip that stage: one hop fewer for every chunk of a large volume.
+  const body = cleansOnArrival(type.format, request)
+    ? pipeline(part.file, signatureCheck(type), arrivalCleaner(type.format, request), () => undefined)
+    : pipeline(part.file, signatureCheck(type), () => undefined);
   try {
     const { size, sha256 } = await storage.put(uploadStorageKey(storedFilename), body, { limit });
     return { storedFilename, originalName, type, size, sha256 };
