@@ -69,7 +69,8 @@ async function runUpload(file: File): Promise<void> {
     return;
   }
   if (result.kind === 'done' && result.status >= 200 && result.status < 300) {
-    update(id, { status: 'done', loaded: file.size });
+    // Progress events count the multipart envelope too; a finished upload is simply whole.
+    update(id, { status: 'done', loaded: file.size, total: file.size });
   } else if (result.kind === 'aborted') {
     update(id, { status: 'cancelled' });
   } else {

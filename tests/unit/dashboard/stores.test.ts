@@ -86,4 +86,31 @@ describe('uploads store', () => {
     });
     vi.unstubAllGlobals();
   });
+  it('shows a finished upload as whole although progress counted the multipart envelope', async () => {
+    const { $uploadLimit } = await import('../../../src/stores/images.ts');
+    const { $uploadJobs, uploadFiles } = await import('../../../src/stores/uploads.ts');
+    class FinishingRequest extends EventTarget {
+      upload = new EventTarget();
+      status = 201;
+      responseText = '{}';
+      open() {}
+      setRequestHeader() {}
+      abort() {}
+      send() {
+        // The browser reports the body it sends: the file plus the multipart boundary and headers.
+        const progress = Object.assign(new Event('progress'), { lengthComputable: true, loaded: 160, total: 1160 });
+        this.upload.dispatchEvent(progress);
+        this.upload.dispatchEvent(new Event('load'));
+        queueMicrotask(() => this.dispatchEvent(new Event('load')));
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', FinishingRequest);
+    vi.stubGlobal('fetch', async () => new Response('[]', { headers: { 'content-type': 'application/json' } }));
+    $uploadLimit.set(undefined);
+    await uploadFiles([new File([new Uint8Array(1000)], 'small.png')]);
+    const job = $uploadJobs.get().at(-1)!;
+    expect(job).toMatchObject({ name: 'small.png', status: 'done' });
+    expect(job.loaded / job.total).toBe(1);
+    vi.unstubAllGlobals();
+  });
 });
