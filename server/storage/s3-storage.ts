@@ -22,6 +22,16 @@ export function createS3Storage(storageUrl: string, env: Record<string, string |
   const client = new S3Client({
     region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
     ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT, forcePathStyle: true } : {}),
+    // Keys given in the environment win; otherwise the SDK's own chain (instance roles, profiles) applies.
+    ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? {
+          credentials: {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+          },
+        }
+      : {}),
   });
   const objectKey = (key: string) => {
     assertSafeKey(key);
