@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import type { Config } from './config.ts';
+import { lazyChildLogger } from './lazy-request-logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { registerApiRoutes } from './routes.ts';
 import authGuard from './plugins/auth-guard.ts';
@@ -19,6 +20,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     bodyLimit: 1024 * 1024,
     // A load balancer's request id, when it sends one, ties our log lines to its own.
     requestIdHeader: 'x-request-id',
+    childLoggerFactory: lazyChildLogger,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
