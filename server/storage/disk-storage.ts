@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { backgroundSha256 } from './background-hash.ts';
-import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
+import { meteredBody } from './metered-body.ts';
+import { assertSafeKey, type Storage } from './storage.ts';
 
 /** Local-disk storage under `root`: temp file, fsync, rename, so a crash never leaves half an object. */
 export function createDiskStorage(root: string): Storage {
@@ -21,25 +21,15 @@ export function createDiskStorage(root: string): Storage {
       await mkdir(path.dirname(target), { recursive: true });
       await mkdir(tmpDir, { recursive: true });
       const temp = path.join(tmpDir, randomUUID());
-      const hash = backgroundSha256();
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (options.limit !== undefined && size > options.limit) return done(new TooLargeError(options.limit));
-          const room = hash.update(chunk);
-          if (!room) return done(null, chunk);
-          room.then(() => done(null, chunk), done);
-        },
-      });
+      const meter = meteredBody(options.limit);
       try {
-        await pipeline(body, meter, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
+        await pipeline(body, meter.stream, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
         // The digest finishes on the hashing thread while the file is flushed to disk.
-        const [sha256] = await Promise.all([hash.digest(), syncFile(temp)]);
+        const [sha256] = await Promise.all([meter.digest(), syncFile(temp)]);
         await rename(temp, target);
-        return { size, sha256 };
+        return { size: meter.size(), sha256 };
       } catch (error) {
-        hash.abort();
+        meter.abort();
         await rm(temp, { force: true });
         throw error;
       }

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { PassThrough, Transform, type Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -8,7 +7,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
+import { meteredBody } from './metered-body.ts';
+import { assertSafeKey, type Storage } from './storage.ts';
 
 /**
  * S3-compatible storage for `s3://bucket/prefix`. Credentials and region come from the usual `AWS_*`
@@ -40,30 +40,22 @@ export function createS3Storage(storageUrl: string, env: Record<string, string |
 
   return {
     async put(key, body, options = {}) {
-      const hash = createHash('sha256');
-      let size = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          size += chunk.length;
-          if (options.limit !== undefined && size > options.limit) return done(new TooLargeError(options.limit));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      const meter = meteredBody(options.limit);
       const passthrough = new PassThrough();
-      body.pipe(meter).pipe(passthrough);
+      body.pipe(meter.stream).pipe(passthrough);
       const failed = new Promise<never>((_, reject) => {
         body.once('error', reject);
-        meter.once('error', reject);
+        meter.stream.once('error', reject);
       });
       const upload = new Upload({ client, params: { Bucket: bucket, Key: objectKey(key), Body: passthrough } });
       try {
         await Promise.race([upload.done(), failed]);
       } catch (error) {
+        meter.abort();
         await upload.abort().catch(() => undefined);
         throw error;
       }
-      return { size, sha256: hash.digest('hex') };
+      return { size: meter.size(), sha256: await meter.digest() };
     },
 
     async get(key, range) {
