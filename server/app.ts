@@ -3,6 +3,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import path from 'node:path';
 import type { Config } from './config.ts';
 import { lazyChildLogger } from './lazy-request-logger.ts';
+import { healthFastPathServer } from './modules/health/health-fast-path.ts';
+import { createHealthProbe } from './modules/health/health-probe.ts';
 import { createMailer } from './mail/mailer.ts';
 import { registerApiRoutes } from './routes.ts';
 import authGuard from './plugins/auth-guard.ts';
@@ -14,6 +16,7 @@ import type { Services } from './services.ts';
 
 /** Builds the whole product as a Fastify instance over the given services; never listens. */
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
+  const healthProbe = createHealthProbe(services);
   const app = Fastify({
     logger: { level: config.logLevel },
     trustProxy: true,
@@ -21,6 +24,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     // A load balancer's request id, when it sends one, ties our log lines to its own.
     requestIdHeader: 'x-request-id',
     childLoggerFactory: lazyChildLogger,
+    serverFactory: healthFastPathServer(healthProbe),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -29,6 +33,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   app.decorate('config', config);
   app.decorate('db', services.db);
   app.decorate('storage', services.storage);
+  app.decorate('healthProbe', healthProbe);
   app.decorate('clock', services.clock ?? (() => new Date()));
   app.decorate(
     'mailer',

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/connect.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { HealthProbe } from './modules/health/health-probe.ts';
 import type { Storage } from './storage/storage.ts';
 
 /** What the app talks to; main.ts opens them, tests pass their own. */
@@ -18,6 +19,7 @@ declare module 'fastify' {
     config: Config;
     db: Database;
     storage: Storage;
+    healthProbe: HealthProbe;
     mailer: Mailer;
     clock: () => Date;
   }
