@@ -30,10 +30,7 @@ describe('health and unknown API paths', () => {
   it('answers alike from the route and from the fast path a fresh probe opens', async () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     try {
-      const headersOf = (res: Response) => {
-        const { date: _date, ...rest } = Object.fromEntries(res.headers);
-        return rest;
-      };
+      const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => name !== 'date'));
       // A query string keeps a request off the fast path, so this one is the route's own answer.
       const routed = await fetch(`${address}/api/v1/health?via=route`);
       expect(t.app.healthProbe.isFresh()).toBe(true);
