@@ -33,7 +33,9 @@ export async function startChildServer(
   env: Record<string, string> = {},
 ): Promise<ChildServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'imageqc-bench-'));
-  const child = spawn(process.execPath, [script], {
+  // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the servers a bench starts.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: {
       ...process.env,
       PORT: String(port),
