@@ -62,29 +62,31 @@ const base = cleanPhantom({ size: SIZE, inner: 800, background: 0 });
 const files = Array.from({ length: SLICES }, (_, i) => slice(i, toUint16(addRicianNoise(base, 20, i + 1))));
 console.log(`${SLICES} slices of ${SIZE}×${SIZE} 16-bit, ${CLIENTS} parallel clients; Orthanc: ${executable}`);
 
-const orthanc = await startOrthanc(executable, 8942);
-const orthancIds: string[] = [];
-let orthancUpload: number;
-let orthancPreview: number;
-try {
-  orthancUpload = await parallel(SLICES, async (i) => {
-    const res = await expectOk(
-      await fetch(`${orthanc.url}/instances`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/dicom' },
-        body: files[i]!,
-      }),
-      'Orthanc upload',
-    );
-    orthancIds[i] = ((await res.json()) as { ID: string }).ID;
-  });
-  orthancPreview = await parallel(SLICES, async (i) => {
-    await (
-      await expectOk(await fetch(`${orthanc.url}/instances/${orthancIds[i]}/preview`), 'Orthanc preview')
-    ).arrayBuffer();
-  });
-} finally {
-  await orthanc.stop();
+/** Uploads every slice to a fresh Orthanc, then fetches every preview; resolves to both rates. */
+async function runOrthanc(): Promise<{ upload: number; preview: number }> {
+  const orthanc = await startOrthanc(executable!, 8942);
+  const ids: string[] = [];
+  try {
+    const upload = await parallel(SLICES, async (i) => {
+      const res = await expectOk(
+        await fetch(`${orthanc.url}/instances`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/dicom' },
+          body: files[i]!,
+        }),
+        'Orthanc upload',
+      );
+      ids[i] = ((await res.json()) as { ID: string }).ID;
+    });
+    const preview = await parallel(SLICES, async (i) => {
+      await (
+        await expectOk(await fetch(`${orthanc.url}/instances/${ids[i]}/preview`), 'Orthanc preview')
+      ).arrayBuffer();
+    });
+    return { upload, preview };
+  } finally {
+    await orthanc.stop();
+  }
 }
 
 // BENCH_DATABASE_URL runs this server on PostgreSQL, as deployed at scale, instead of the embedded PGlite.
@@ -92,51 +94,74 @@ const databaseUrl = process.env.BENCH_DATABASE_URL;
 console.log(
   `this server's database: ${databaseUrl ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded PGlite (set BENCH_DATABASE_URL for PostgreSQL)'}`,
 );
-const server = await startChildServer(
-  'server/main.ts',
-  8943,
-  '/api/v1/health',
-  databaseUrl ? { DATABASE_URL: databaseUrl } : {},
+// Multipart bodies made before the clock starts, so the client spends what it spends on Orthanc: one buffer sent.
+const boundary = '----lumenqc-bench';
+const bodies = files.map((file, i) =>
+  Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slice-${i}.dcm"\r\n` +
+        'Content-Type: application/dicom\r\n\r\n',
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]),
 );
-const names: string[] = [];
-let ourUpload: number;
-let ourPreview: number;
-try {
-  const token = await benchAccount(server.url, server.dataDir);
-  const auth = { authorization: `Bearer ${token}` };
-  // Multipart bodies made before the clock starts, so the client spends what it spends on Orthanc: one buffer sent.
-  const boundary = '----lumenqc-bench';
-  const bodies = files.map((file, i) =>
-    Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slice-${i}.dcm"\r\n` +
-          'Content-Type: application/dicom\r\n\r\n',
-      ),
-      file,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]),
+
+/** The same against a fresh instance of this server (its own data folder, a new account). */
+async function runOurs(): Promise<{ upload: number; preview: number }> {
+  const server = await startChildServer(
+    'server/main.ts',
+    8943,
+    '/api/v1/health',
+    databaseUrl ? { DATABASE_URL: databaseUrl } : {},
   );
-  const headers = { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` };
-  ourUpload = await parallel(SLICES, async (i) => {
-    const res = await expectOk(
-      await fetch(`${server.url}/api/v1/uploads`, { method: 'POST', headers, body: bodies[i]! }),
-      'upload',
-    );
-    names[i] = ((await res.json()) as { stored_filename: string }).stored_filename;
-  });
-  ourPreview = await parallel(SLICES, async (i) => {
-    await (
-      await expectOk(await fetch(`${server.url}/api/v1/uploads/${names[i]}/preview.png`, { headers: auth }), 'preview')
-    ).arrayBuffer();
-  });
-} finally {
-  await server.stop();
+  const names: string[] = [];
+  try {
+    const token = await benchAccount(server.url, server.dataDir);
+    const auth = { authorization: `Bearer ${token}` };
+    const headers = { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const upload = await parallel(SLICES, async (i) => {
+      const res = await expectOk(
+        await fetch(`${server.url}/api/v1/uploads`, { method: 'POST', headers, body: bodies[i]! }),
+        'upload',
+      );
+      names[i] = ((await res.json()) as { stored_filename: string }).stored_filename;
+    });
+    const preview = await parallel(SLICES, async (i) => {
+      await (
+        await expectOk(
+          await fetch(`${server.url}/api/v1/uploads/${names[i]}/preview.png`, { headers: auth }),
+          'preview',
+        )
+      ).arrayBuffer();
+    });
+    return { upload, preview };
+  } finally {
+    await server.stop();
+  }
 }
 
-const row = (label: string, ours: number, theirs: number) =>
+// Paired rounds in alternating order, medians reported: this machine's speed drifts over a minute, and
+// a drift then moves both sides of a pair instead of the result.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const pairs: { ours: { upload: number; preview: number }; theirs: { upload: number; preview: number } }[] = [];
+for (let r = 0; r < rounds; r++) {
+  const theirsFirst = r % 2 === 0;
+  const first = theirsFirst ? await runOrthanc() : await runOurs();
+  const second = theirsFirst ? await runOurs() : await runOrthanc();
+  pairs.push(theirsFirst ? { theirs: first, ours: second } : { ours: first, theirs: second });
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const row = (label: string, kind: 'upload' | 'preview') => {
+  const ours = median(pairs.map((p) => p.ours[kind]));
+  const theirs = median(pairs.map((p) => p.theirs[kind]));
+  const ratio = median(pairs.map((p) => p.ours[kind] / p.theirs[kind]));
   console.log(
-    `${label.padEnd(10)} this server ${ours.toFixed(1).padStart(7)}/s   Orthanc ${theirs.toFixed(1).padStart(7)}/s   ratio ${(ours / theirs).toFixed(2)} ${ours >= theirs ? '(target ≥ 1.0: met)' : '(target ≥ 1.0: MISSED)'}`,
+    `${label.padEnd(10)} this server ${ours.toFixed(1).padStart(7)}/s   Orthanc ${theirs.toFixed(1).padStart(7)}/s   ratio ${ratio.toFixed(2)} ${ratio >= 1 ? '(target ≥ 1.0: met)' : '(target ≥ 1.0: MISSED)'}`,
   );
-row('instances', ourUpload, orthancUpload);
-row('previews', ourPreview, orthancPreview);
+};
+console.log(`medians of ${rounds} paired rounds`);
+row('instances', 'upload');
+row('previews', 'preview');
 console.log('(this server de-identifies every DICOM on arrival; Orthanc stores it as sent)');

@@ -84,12 +84,14 @@ export async function renderSlicePng(
   const slice = extractSlice(volume, axis, index);
   const [low, high] = range;
   const scale = 255 / Math.max(1e-9, high - low);
-  const bytes = new Uint8Array(slice.values.length);
+  const values = slice.values;
+  const bytes = new Uint8Array(values.length);
+  // Rounded to nearest (+0.5, then truncated) and clamped: this loop runs for every pixel of every preview.
   for (let i = 0; i < bytes.length; i++) {
-    const v = Math.round((slice.values[i]! - low) * scale);
-    const clamped = v < 0 ? 0 : v > 255 ? 255 : v;
-    bytes[i] = volume.invert ? 255 - clamped : clamped;
+    const v = (values[i]! - low) * scale + 0.5;
+    bytes[i] = v <= 0 ? 0 : v >= 255 ? 255 : v | 0;
   }
+  if (volume.invert) for (let i = 0; i < bytes.length; i++) bytes[i] = 255 - bytes[i]!;
   const aspect = slice.pixelHeight / (slice.pixelWidth || 1);
   let outWidth = slice.width;
   let outHeight = Math.max(1, Math.round(slice.height * (Number.isFinite(aspect) && aspect > 0 ? aspect : 1)));

@@ -14,19 +14,32 @@ export function createDiskStorage(root: string): Storage {
     assertSafeKey(key);
     return path.join(root, key);
   };
+  // Folders already made: two mkdir calls per write cost more than the write itself for a small file.
+  const madeFolders = new Set<string>();
+  const makeFolder = async (folder: string) => {
+    if (madeFolders.has(folder)) return;
+    await mkdir(folder, { recursive: true });
+    madeFolders.add(folder);
+  };
 
   return {
     async put(key, body, options = {}) {
       const target = fileOf(key);
-      await mkdir(path.dirname(target), { recursive: true });
-      await mkdir(tmpDir, { recursive: true });
+      await makeFolder(path.dirname(target));
+      await makeFolder(tmpDir);
       const temp = path.join(tmpDir, randomUUID());
       const meter = meteredBody(options.limit);
       try {
         await pipeline(body, meter.stream, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
         // The digest finishes on the hashing thread while the file is flushed to disk.
         const [sha256] = await Promise.all([meter.digest(), syncFile(temp)]);
-        await rename(temp, target);
+        await rename(temp, target).catch(async (error: NodeJS.ErrnoException) => {
+          // The folder was removed from outside since it was made: make it again, once.
+          if (error.code !== 'ENOENT') throw error;
+          madeFolders.clear();
+          await makeFolder(path.dirname(target));
+          await rename(temp, target);
+        });
         return { size: meter.size(), sha256 };
       } catch (error) {
         meter.abort();
