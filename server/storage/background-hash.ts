@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 
 /** A SHA-256 whose work runs on another thread. */
@@ -36,6 +37,11 @@ let worker: Worker | undefined;
 let nextId = 0;
 const jobs = new Map<number, Job>();
 
+/** Keeps a batch buffer for reuse, up to a few of them. */
+function recycle(bytes: Uint8Array) {
+  if (bytes.buffer.byteLength === BATCH_BYTES && spare.length < MAX_SPARE) spare.push(bytes.buffer as ArrayBuffer);
+}
+
 function failAll(error: Error) {
   worker = undefined;
   for (const job of jobs.values()) {
@@ -51,8 +57,7 @@ function hashingThread(): Worker {
   const started = new Worker(new URL('./sha256-worker.ts', import.meta.url));
   started.unref();
   started.on('message', ({ id, digest, bytes }: { id: number; digest?: string; bytes?: Uint8Array }) => {
-    if (bytes && bytes.buffer.byteLength === BATCH_BYTES && spare.length < MAX_SPARE)
-      spare.push(bytes.buffer as ArrayBuffer);
+    if (bytes) recycle(bytes);
     const job = jobs.get(id);
     if (!job) return;
     if (digest === undefined) {
@@ -71,20 +76,22 @@ function hashingThread(): Worker {
 /**
  * Starts a SHA-256 on the hashing thread. Hashing 1 GiB takes about a second of CPU; done here, it runs
  * beside the event loop (on the other core) instead of between the reads and writes of the upload.
+ * Objects smaller than one batch never reach the thread: they are hashed at once when the digest is asked.
  */
 export function backgroundSha256(): BackgroundHash {
-  const thread = hashingThread();
   const id = nextId++;
   const job: Job = { inFlight: 0, waiters: [] };
   jobs.set(id, job);
   let batch = newBatch();
   let filled = 0;
+  let sentAny = false;
   let failed: Error | undefined;
 
   const send = (end: boolean): Promise<void> | undefined => {
     const bytes = batch.subarray(0, filled);
+    sentAny = true;
     // Transferred, not copied: the batch belongs to the worker from here on.
-    thread.postMessage({ id, bytes, end }, [bytes.buffer]);
+    hashingThread().postMessage({ id, bytes, end }, [bytes.buffer]);
     batch = end ? Buffer.alloc(0) : newBatch();
     filled = 0;
     if (end || ++job.inFlight < MAX_IN_FLIGHT) return undefined;
@@ -108,6 +115,13 @@ export function backgroundSha256(): BackgroundHash {
     },
     digest() {
       if (failed) return Promise.reject(failed);
+      if (!sentAny) {
+        // Under one batch (a DICOM slice, a preview) hashing here takes less than the round trip would.
+        jobs.delete(id);
+        const digest = createHash('sha256').update(batch.subarray(0, filled)).digest('hex');
+        recycle(batch);
+        return Promise.resolve(digest);
+      }
       const result = new Promise<string>((resolve, reject) => (job.finish = { resolve, reject }));
       send(true);
       return result;

@@ -53,7 +53,11 @@ function writeSamples(
     // Little-endian words read through a typed view: several times faster than a DataView per sample.
     const bytes = frame.bytes.byteOffset % 2 === 0 ? frame.bytes : frame.bytes.slice();
     const words = new Uint16Array(bytes.buffer, bytes.byteOffset, count);
-    for (let i = 0; i < count; i++) out[at + i] = real(words[i]!);
+    // Plain unsigned samples (most MR) convert natively; signed ones (CT) skip the closure per sample.
+    if (!signed && mask === -1 && slope === 1 && intercept === 0) out.set(words, at);
+    else if (signed && mask === -1) {
+      for (let i = 0; i < count; i++) out[at + i] = ((words[i]! << 16) >> 16) * slope + intercept;
+    } else for (let i = 0; i < count; i++) out[at + i] = real(words[i]!);
     return;
   }
   const view = new DataView(frame.bytes.buffer, frame.bytes.byteOffset, frame.bytes.byteLength);

@@ -28,6 +28,13 @@ describe('backgroundSha256', () => {
     expect([da, db]).toEqual([sha256(a), sha256(b)]);
   });
 
+  it('hashes objects of about one batch, inline below it and on the thread from it', async () => {
+    for (const size of [1, 128 * 1024, 1024 * 1024 - 1, 1024 * 1024, 1024 * 1024 + 1]) {
+      const bytes = randomBytes(size);
+      expect(await feed(bytes, [40_000])).toBe(sha256(bytes));
+    }
+  });
+
   it('hashes an empty file', async () => {
     expect(await backgroundSha256().digest()).toBe(sha256(Buffer.alloc(0)));
   });
