@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,7 +10,7 @@ import { currentUser } from '../../plugins/auth-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf } from './image-metadata.ts';
-import { previewStorageKey } from './preview-keys.ts';
+import { previewCacheFor } from './preview-cache.ts';
 import { volumeLoaderFor } from './volume-loader.ts';
 
 /** True when the row already holds the metadata this module saves. */
@@ -27,6 +26,7 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
   const volumes = volumeLoaderFor(app);
+  const previews = previewCacheFor(app);
   const guarded = { preHandler: app.authenticate };
   const saveMetadata = (upload: UploadRow, metadata: ImageMetadata) =>
     app.db.update(uploads).set({ metadata }).where(eq(uploads.id, upload.id));
@@ -38,24 +38,21 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
       // The body is PNG bytes, not JSON: the reply is used untyped, outside the error-only response schema.
       const reply = typedReply as unknown as FastifyReply;
       const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
-      const volume = await volumes.load(upload);
       const { axis } = request.query;
-      const count = sliceCount(volume, axis);
+      const known = previews.sliceCount(upload.storedFilename, axis);
+      const volume = known === undefined ? await volumes.load(upload) : undefined;
+      const count = known ?? sliceCount(volume!, axis);
       const slice = request.query.slice ?? Math.floor(count / 2);
       if (slice >= count)
         throw badRequest(`Slice ${slice} is out of range: this image has ${count} ${axis} slices (0–${count - 1})`);
-      const key = previewStorageKey(upload.storedFilename, axis, slice);
       reply.header('content-type', 'image/png').header('cache-control', 'private, max-age=3600');
       reply.header('x-slice-count', String(count)).header('x-slice', String(slice));
-      // Rendered once, then served from the store: previews cost nothing after the first view.
-      if (await app.storage.stat(key)) return reply.send(await app.storage.get(key));
-      const png = await renderSlicePng(volume, axis, slice);
-      // The metadata (with the dimensions) is saved with the first preview, so deletion can find every cached slice.
-      if (!hasMetadata(upload.metadata)) await saveMetadata(upload, imageMetadataOf(volume, upload.deidentified));
-      // The cache is written after the answer: a slow (fsync'd) write must not hold up the viewer.
-      app.storage
-        .put(key, Readable.from([png]))
-        .catch((error: unknown) => request.log.warn({ err: error }, 'preview cache write failed'));
+      // Rendered once, then served from memory: a slice slider costs nothing the second time through.
+      let png = previews.get(upload.storedFilename, axis, slice);
+      if (!png) {
+        png = await renderSlicePng(volume ?? (await volumes.load(upload)), axis, slice);
+        previews.set(upload.storedFilename, axis, slice, png, count);
+      }
       return reply.send(png);
     },
   );

@@ -102,7 +102,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       const upload = await repo.findForOwner(user.id, request.params.stored_filename);
       await repo.delete(upload.id);
       await app.storage.delete(uploadStorageKey(upload.storedFilename));
-      await deletePreviews(app, upload);
+      deletePreviews(app, upload.storedFilename);
       await audit.record({
         userId: user.id,
         action: 'upload.delete',
