@@ -10,17 +10,27 @@ export interface AuditEvent {
   at?: Date;
 }
 
+const rowOf = (event: AuditEvent) => ({
+  userId: event.userId,
+  action: event.action,
+  ip: event.ip,
+  detail: event.detail ?? null,
+  ...(event.at ? { createdAt: event.at } : {}),
+});
+
+/**
+ * The insert of one event as a common table expression, to be written by the same statement as the
+ * change it records: both land or neither does, in one round trip.
+ */
+export function auditInsertCte(db: Database, event: AuditEvent) {
+  return db.$with('audit_event').as(db.insert(auditEvents).values(rowOf(event)));
+}
+
 /** Writes audit events (sign-in, uploads, shares…) to `audit_events`. */
 export function createAuditRepository({ db }: { db: Database }) {
   return {
     async record(event: AuditEvent): Promise<void> {
-      await db.insert(auditEvents).values({
-        userId: event.userId,
-        action: event.action,
-        ip: event.ip,
-        detail: event.detail ?? null,
-        ...(event.at ? { createdAt: event.at } : {}),
-      });
+      await db.insert(auditEvents).values(rowOf(event));
     },
   };
 }

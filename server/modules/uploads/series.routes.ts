@@ -6,7 +6,6 @@ import { errorResponse } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
-import { createAuditRepository } from '../audit/audit.repository.ts';
 import { keepsOriginal } from '../previews/prepare-on-arrival.ts';
 import { expandArchives, groupSeries, packSeries, type ArrivedSlice } from './series.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
@@ -21,7 +20,6 @@ const SERIES_MAX_FILES = 4000;
 export default async function seriesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
-  const audit = createAuditRepository({ db: app.db });
   const limit = Math.min(app.config.uploadMaxBytes, SERIES_MAX_BYTES);
   await app.register(multipart, { limits: { fileSize: limit, files: SERIES_MAX_FILES, fields: 20 } });
 
@@ -66,32 +64,34 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
           uploadStorageKey(storedFilename),
           Readable.from([Buffer.from(packed.archive)]),
         );
-        const row = await repo.insert({
-          ownerId: user.id,
-          storedFilename,
-          originalName:
-            series.length === 1 ? `${baseName}.zip` : `${baseName} (series ${index + 1} of ${series.length}).zip`,
-          extension: '.zip',
-          sizeBytes: stored.size,
-          sha256: stored.sha256,
-          contentType: 'application/zip',
-          format: 'dcm',
-          deidentified: !keepsOriginal(request),
-          seriesInstanceUid: packed.seriesInstanceUid,
-          sliceCount: one.slices.length,
-          createdAt: app.clock(),
-        });
-        await audit.record({
-          userId: user.id,
-          action: 'upload.create',
-          ip: request.ip,
-          detail: {
-            stored_filename: storedFilename,
-            size_bytes: stored.size,
+        const row = await repo.insert(
+          {
+            ownerId: user.id,
+            storedFilename,
+            originalName:
+              series.length === 1 ? `${baseName}.zip` : `${baseName} (series ${index + 1} of ${series.length}).zip`,
+            extension: '.zip',
+            sizeBytes: stored.size,
             sha256: stored.sha256,
-            slices: one.slices.length,
+            contentType: 'application/zip',
+            format: 'dcm',
+            deidentified: !keepsOriginal(request),
+            seriesInstanceUid: packed.seriesInstanceUid,
+            sliceCount: one.slices.length,
+            createdAt: app.clock(),
           },
-        });
+          {
+            userId: user.id,
+            action: 'upload.create',
+            ip: request.ip,
+            detail: {
+              stored_filename: storedFilename,
+              size_bytes: stored.size,
+              sha256: stored.sha256,
+              slices: one.slices.length,
+            },
+          },
+        );
         items.push(toUploadItem(row));
       }
       return reply.code(201).send(items);

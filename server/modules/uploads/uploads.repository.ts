@@ -2,6 +2,7 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
+import { auditInsertCte, type AuditEvent } from '../audit/audit.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { noteUploadsChanged } from './upload-changes.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
@@ -40,9 +41,9 @@ export function toUploadItem(
 /** Uploads and their share links; every read is scoped to an owner. */
 export function createUploadsRepository({ db }: { db: Database }) {
   return {
-    /** Records a stored upload. */
-    async insert(values: NewUpload): Promise<UploadRow> {
-      const [row] = await db.insert(uploads).values(values).returning();
+    /** Records a stored upload, and its audit event in the same statement. */
+    async insert(values: NewUpload, event: AuditEvent): Promise<UploadRow> {
+      const [row] = await db.with(auditInsertCte(db, event)).insert(uploads).values(values).returning();
       noteUploadsChanged(db, values.ownerId);
       return row!;
     },
