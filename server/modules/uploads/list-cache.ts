@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
 import { uploadsChangeCount } from './upload-changes.ts';
@@ -8,7 +8,11 @@ import type { UploadsRepository } from './uploads.repository.ts';
 interface Entry {
   fingerprint: string;
   json: Buffer;
+  etag: string;
 }
+
+/** An opaque ETag for a fingerprint (which would otherwise show row counts and times). */
+const etagOf = (fingerprint: string) => `"${createHash('sha1').update(fingerprint).digest('base64url')}"`;
 
 /** Owners whose lists are kept; the least recently used goes first. */
 const MAX_OWNERS = 500;
@@ -47,21 +51,22 @@ export function createUploadListCache({
   }
 
   return {
-    /** The owner's list as UTF-8 JSON bytes (encoded once, not per answer) and a tag for it (an ETag). */
-    async listJson(ownerId: string): Promise<{ json: Buffer; tag: string }> {
+    /** The owner's list as UTF-8 JSON bytes and its ETag, both made once per change, not per answer. */
+    async listJson(ownerId: string): Promise<{ json: Buffer; etag: string }> {
       const fingerprint = await fingerprintOf(ownerId);
       const cached = entries.get(ownerId);
       if (cached && cached.fingerprint === fingerprint) {
         // Re-inserted so the map's order stays least-recently-used first.
         entries.delete(ownerId);
         entries.set(ownerId, cached);
-        return { json: cached.json, tag: fingerprint };
+        return cached;
       }
       const json = Buffer.from(JSON.stringify(await repo.listForOwner(ownerId)));
+      const entry = { fingerprint, json, etag: etagOf(fingerprint) };
       entries.delete(ownerId);
-      entries.set(ownerId, { fingerprint, json });
+      entries.set(ownerId, entry);
       if (entries.size > MAX_OWNERS) entries.delete(entries.keys().next().value!);
-      return { json, tag: fingerprint };
+      return entry;
     },
   };
 }

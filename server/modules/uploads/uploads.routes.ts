@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -69,8 +68,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     '/uploads',
     { ...guarded, schema: { response: { 200: uploadList, 401: errorResponse } } },
     async (request, reply) => {
-      const { json, tag } = await listCache.listJson(currentUser(request).id);
-      const etag = `"${createHash('sha1').update(tag).digest('base64url')}"`;
+      const { json, etag } = await listCache.listJson(currentUser(request).id);
       reply.header('etag', etag).header('cache-control', 'private, no-cache').header(UPLOAD_LIMIT_HEADER, limit);
       if (request.headers['if-none-match'] === etag) return reply.code(304 as never).send(undefined as never);
       // Bytes with their content type are sent as they are: the list was built from validated rows.
