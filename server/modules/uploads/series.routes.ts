@@ -64,34 +64,32 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
           uploadStorageKey(storedFilename),
           Readable.from([Buffer.from(packed.archive)]),
         );
-        const row = await repo.insert(
-          {
-            ownerId: user.id,
-            storedFilename,
-            originalName:
-              series.length === 1 ? `${baseName}.zip` : `${baseName} (series ${index + 1} of ${series.length}).zip`,
-            extension: '.zip',
-            sizeBytes: stored.size,
+        const row = {
+          ownerId: user.id,
+          storedFilename,
+          originalName:
+            series.length === 1 ? `${baseName}.zip` : `${baseName} (series ${index + 1} of ${series.length}).zip`,
+          extension: '.zip',
+          sizeBytes: stored.size,
+          sha256: stored.sha256,
+          contentType: 'application/zip',
+          format: 'dcm',
+          deidentified: !keepsOriginal(request),
+          seriesInstanceUid: packed.seriesInstanceUid,
+          sliceCount: one.slices.length,
+          createdAt: app.clock(),
+        };
+        await repo.insert(row, {
+          userId: user.id,
+          action: 'upload.create',
+          ip: request.ip,
+          detail: {
+            stored_filename: storedFilename,
+            size_bytes: stored.size,
             sha256: stored.sha256,
-            contentType: 'application/zip',
-            format: 'dcm',
-            deidentified: !keepsOriginal(request),
-            seriesInstanceUid: packed.seriesInstanceUid,
-            sliceCount: one.slices.length,
-            createdAt: app.clock(),
+            slices: one.slices.length,
           },
-          {
-            userId: user.id,
-            action: 'upload.create',
-            ip: request.ip,
-            detail: {
-              stored_filename: storedFilename,
-              size_bytes: stored.size,
-              sha256: stored.sha256,
-              slices: one.slices.length,
-            },
-          },
-        );
+        });
         items.push(toUploadItem(row));
       }
       return reply.code(201).send(items);

@@ -41,11 +41,14 @@ export function toUploadItem(
 /** Uploads and their share links; every read is scoped to an owner. */
 export function createUploadsRepository({ db }: { db: Database }) {
   return {
-    /** Records a stored upload, and its audit event in the same statement. */
-    async insert(values: NewUpload, event: AuditEvent): Promise<UploadRow> {
-      const [row] = await db.with(auditInsertCte(db, event)).insert(uploads).values(values).returning();
+    /**
+     * Records a stored upload, and its audit event in the same statement. Nothing is read back: the
+     * caller already holds every field the API lists (created_at included), and parsing a returned row
+     * costs PGlite more than the insert.
+     */
+    async insert(values: NewUpload & { createdAt: Date }, event: AuditEvent): Promise<void> {
+      await db.with(auditInsertCte(db, event)).insert(uploads).values(values);
       noteUploadsChanged(db, values.ownerId);
-      return row!;
     },
 
     /** The owner's uploads as list items, newest first. */

@@ -41,26 +41,24 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   app.post('/uploads', { ...guarded, schema: { response: { 201: uploadItem, ...errors } } }, async (request, reply) => {
     const user = currentUser(request);
     const file = await receiveUpload(request, app.storage, limit);
-    const row = await repo.insert(
-      {
-        ownerId: user.id,
-        storedFilename: file.storedFilename,
-        originalName: file.originalName,
-        extension: file.type.extension,
-        sizeBytes: file.size,
-        sha256: file.sha256,
-        deidentified: isDeidentifiedOnArrival(file.type.format, request),
-        contentType: file.type.contentType,
-        format: file.type.format,
-        createdAt: app.clock(),
-      },
-      {
-        userId: user.id,
-        action: 'upload.create',
-        ip: request.ip,
-        detail: { stored_filename: file.storedFilename, size_bytes: file.size, sha256: file.sha256 },
-      },
-    );
+    const row = {
+      ownerId: user.id,
+      storedFilename: file.storedFilename,
+      originalName: file.originalName,
+      extension: file.type.extension,
+      sizeBytes: file.size,
+      sha256: file.sha256,
+      deidentified: isDeidentifiedOnArrival(file.type.format, request),
+      contentType: file.type.contentType,
+      format: file.type.format,
+      createdAt: app.clock(),
+    };
+    await repo.insert(row, {
+      userId: user.id,
+      action: 'upload.create',
+      ip: request.ip,
+      detail: { stored_filename: file.storedFilename, size_bytes: file.size, sha256: file.sha256 },
+    });
     return reply.code(201).send(toUploadItem(row));
   });
 
