@@ -1,9 +1,10 @@
 import type { Database } from '../../db/connect.ts';
-import { allUserChangesCount, userChangeCount } from './user-changes.ts';
+import type { SessionUser } from './sessions.repository.ts';
+import { userChanges } from './user-changes.ts';
 
 /** What resolving a token needs of its session and user. */
 export interface CachedSession {
-  user: { id: string; email: string; name: string; orgId: string | null; sessionId: string };
+  user: SessionUser;
   lastSeenAt: number;
   expiresAt: number;
 }
@@ -37,7 +38,7 @@ export function createSessionCache(db: Database) {
   return {
     get(tokenHash: string): CachedSession | undefined {
       const entry = entries.get(tokenHash);
-      if (entry && entry.userVersion !== userChangeCount(db, entry.session.user.id)) {
+      if (entry && entry.userVersion !== userChanges.count(db, entry.session.user.id)) {
         entries.delete(tokenHash);
         return undefined;
       }
@@ -45,12 +46,12 @@ export function createSessionCache(db: Database) {
     },
 
     mark(): ReadMark {
-      return { revocations, userChanges: allUserChangesCount(db) };
+      return { revocations, userChanges: userChanges.total(db) };
     },
 
     set(tokenHash: string, session: CachedSession, mark: ReadMark): void {
-      if (mark.revocations !== revocations || mark.userChanges !== allUserChangesCount(db)) return;
-      entries.set(tokenHash, { session, userVersion: userChangeCount(db, session.user.id) });
+      if (mark.revocations !== revocations || mark.userChanges !== userChanges.total(db)) return;
+      entries.set(tokenHash, { session, userVersion: userChanges.count(db, session.user.id) });
       if (entries.size > MAX_SESSIONS) entries.delete(entries.keys().next().value!);
     },
 

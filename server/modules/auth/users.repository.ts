@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
-import { noteUserChanged } from './user-changes.ts';
+import { userChanges } from './user-changes.ts';
 import { users } from './users.table.ts';
 
 /** A row of `users`. */
@@ -40,7 +40,7 @@ export function createUsersRepository({ db }: { db: Database }) {
 
     async markVerified(id: string, now: Date): Promise<void> {
       await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, id));
-      noteUserChanged(db, id);
+      userChanges.note(db, id);
     },
 
     /** Sets a new password hash; a reset link also proves the address, so it verifies the account too. */
@@ -49,13 +49,13 @@ export function createUsersRepository({ db }: { db: Database }) {
         .update(users)
         .set({ passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now })
         .where(eq(users.id, user.id));
-      noteUserChanged(db, user.id);
+      userChanges.note(db, user.id);
     },
 
     async updateProfile(id: string, changes: ProfileChanges): Promise<UserRow | undefined> {
       if (Object.keys(changes).length === 0) return this.findById(id);
       const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
-      noteUserChanged(db, id);
+      userChanges.note(db, id);
       return row;
     },
   };

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
-import { uploadsChangeCount } from './upload-changes.ts';
+import { uploadChanges } from './upload-changes.ts';
 import type { UploadsRepository } from './uploads.repository.ts';
 
 /** A serialized list and the state of the owner's rows it was made from. */
@@ -40,7 +40,7 @@ export function createUploadListCache({
   const run = randomUUID();
 
   async function fingerprintOf(ownerId: string): Promise<string> {
-    if (onlyUser) return `${run}:${uploadsChangeCount(db, ownerId)}`;
+    if (onlyUser) return `${run}:${uploadChanges.count(db, ownerId)}`;
     const result = await db.execute<{ fingerprint: string }>(
       sql`select count(*) || ':' || coalesce(max(created_at)::text, '') || ':' || coalesce(sum(size_bytes), 0)
             || ':' || coalesce(max(id::text), '') as fingerprint

@@ -4,7 +4,7 @@ import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
 import { auditInsertCte, type AuditEvent } from '../audit/audit.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { noteUploadsChanged } from './upload-changes.ts';
+import { uploadChanges } from './upload-changes.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
 
 /** A row of `uploads`. */
@@ -48,7 +48,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
      */
     async insert(values: NewUpload & { createdAt: Date }, event: AuditEvent): Promise<void> {
       await db.with(auditInsertCte(db, event)).insert(uploads).values(values);
-      noteUploadsChanged(db, values.ownerId);
+      uploadChanges.note(db, values.ownerId);
     },
 
     /** The owner's uploads as list items, newest first. */
@@ -82,7 +82,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
     /** Removes the row (its share links and QC results go with it). */
     async delete(id: string): Promise<void> {
       const removed = await db.delete(uploads).where(eq(uploads.id, id)).returning({ ownerId: uploads.ownerId });
-      for (const { ownerId } of removed) noteUploadsChanged(db, ownerId);
+      for (const { ownerId } of removed) uploadChanges.note(db, ownerId);
     },
 
     /** Makes a share link for one upload and returns its secret, stored only hashed. */
