@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import { onePerApp } from './one-per-app.ts';
 
 /** Memory kept for rendered previews; a 512-px slice is 20–200 kB, so thousands fit. */
 const CACHE_BYTES = 64 * 1024 * 1024;
@@ -59,14 +59,5 @@ export function createPreviewCache(maxBytes = CACHE_BYTES) {
 
 export type PreviewCache = ReturnType<typeof createPreviewCache>;
 
-const caches = new WeakMap<FastifyInstance['storage'], PreviewCache>();
-
 /** The one preview cache of an app (shared by the preview route and deletion, registered apart). */
-export function previewCacheFor(app: FastifyInstance): PreviewCache {
-  let cache = caches.get(app.storage);
-  if (!cache) {
-    cache = createPreviewCache();
-    caches.set(app.storage, cache);
-  }
-  return cache;
-}
+export const previewCacheFor = onePerApp(() => createPreviewCache());

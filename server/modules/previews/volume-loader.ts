@@ -1,9 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { decodeImage } from '../../imaging/decode-image.ts';
 import { UndecodableImageError, type ImageVolume } from '../../imaging/volume.ts';
 import { tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { uploadStorageKey, type UploadRow } from '../uploads/uploads.repository.ts';
+import { onePerApp } from './one-per-app.ts';
 
 /** Largest stored file the server decodes in memory for previews and checks. */
 export const MAX_DECODE_BYTES = 1024 * 1024 * 1024;
@@ -73,14 +73,5 @@ export function createVolumeLoader(storage: Storage) {
 
 export type VolumeLoader = ReturnType<typeof createVolumeLoader>;
 
-const loaders = new WeakMap<FastifyInstance['storage'], VolumeLoader>();
-
 /** The one loader of an app (shared by previews and checks, which are registered as separate plugins). */
-export function volumeLoaderFor(app: FastifyInstance): VolumeLoader {
-  let loader = loaders.get(app.storage);
-  if (!loader) {
-    loader = createVolumeLoader(app.storage);
-    loaders.set(app.storage, loader);
-  }
-  return loader;
-}
+export const volumeLoaderFor = onePerApp((app) => createVolumeLoader(app.storage));
