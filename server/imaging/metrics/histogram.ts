@@ -13,8 +13,7 @@ const BINS = 4096;
  * whole image's) skips the pass that finds it, and lets masked histograms share one binning.
  */
 export function histogram(values: Float32Array, mask?: Uint8Array, bins = BINS, range?: [number, number]): Histogram {
-  let [min, max] = range ?? [Infinity, -Infinity];
-  if (!range) [min, max] = mask ? maskedExtent(values, mask) : extent(values);
+  const [min, max] = range ?? (mask ? maskedExtent(values, mask) : extent(values));
   const counts = new Uint32Array(bins);
   if (!(max >= min)) return { min: 0, max: 0, counts, total: 0 };
   const scale = max > min ? (bins - 1) / (max - min) : 0;
