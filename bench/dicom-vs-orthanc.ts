@@ -2,6 +2,7 @@
 // to this server, then every preview rendered by each. Prints instances/s, previews/s and the ratios
 // (target ≥ 1.0: this server faster than Orthanc). Skips, saying so, when Orthanc is not installed.
 import { writeDicomFile, type FixtureElement } from '../tests/fixtures/dicom-writer.ts';
+import { multipartBody } from '../tests/fixtures/multipart-body.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
@@ -95,15 +96,9 @@ console.log(
   `this server's database: ${databaseUrl ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded PGlite (set BENCH_DATABASE_URL for PostgreSQL)'}`,
 );
 // Multipart bodies made before the clock starts, so the client spends what it spends on Orthanc: one buffer sent.
-const boundary = '----lumenqc-bench';
 const bodies = files.map((file, i) =>
-  Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slice-${i}.dcm"\r\n` +
-        'Content-Type: application/dicom\r\n\r\n',
-    ),
-    file,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
+  multipartBody([
+    { field: 'file', filename: `slice-${i}.dcm`, content: Buffer.from(file), contentType: 'application/dicom' },
   ]),
 );
 
@@ -119,10 +114,13 @@ async function runOurs(): Promise<{ upload: number; preview: number }> {
   try {
     const token = await benchAccount(server.url, server.dataDir);
     const auth = { authorization: `Bearer ${token}` };
-    const headers = { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` };
     const upload = await parallel(SLICES, async (i) => {
       const res = await expectOk(
-        await fetch(`${server.url}/api/v1/uploads`, { method: 'POST', headers, body: bodies[i]! }),
+        await fetch(`${server.url}/api/v1/uploads`, {
+          method: 'POST',
+          headers: { ...auth, ...bodies[i]!.headers },
+          body: bodies[i]!.payload,
+        }),
         'upload',
       );
       names[i] = ((await res.json()) as { stored_filename: string }).stored_filename;

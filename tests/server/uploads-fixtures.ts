@@ -1,32 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { writeDicomFile } from '../fixtures/dicom-writer.ts';
+import { multipartBody } from '../fixtures/multipart-body.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import type { TestUser } from './helpers/users.ts';
 
-/** One part of a multipart body. */
-export interface Part {
-  field: string;
-  filename?: string;
-  content: Buffer | string;
-  contentType?: string;
-}
-
-/** A multipart/form-data body made by hand, so tests control every part (names, count, order). */
-export function multipartBody(parts: Part[]): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----lumenqc${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.field}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`;
-    const type =
-      part.filename !== undefined ? `\r\nContent-Type: ${part.contentType ?? 'application/octet-stream'}` : '';
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}${type}\r\n\r\n`));
-    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+export { multipartBody, type Part } from '../fixtures/multipart-body.ts';
 
 /** A real 8×8 grey PNG. */
 export async function pngBytes(): Promise<Buffer> {
