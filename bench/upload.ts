@@ -55,6 +55,12 @@ function upload(url: string, token?: string): Promise<{ mbps: number; status: nu
   });
 }
 
+/** CPU seconds a process has used so far, all its threads (the kernel's work for it included). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssBytes(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
   return Number(line?.[1] ?? 0) * 1024;
@@ -64,6 +70,15 @@ const app = await startChildServer('server/main.ts', 18791, '/api/v1/health');
 const bare = await startChildServer('bench/lib/bare-upload-server.ts', 18792, '/');
 const appRates: number[] = [];
 const bareRates: number[] = [];
+const appCpu: number[] = [];
+const bareCpu: number[] = [];
+/** Runs one upload and records the CPU seconds the receiving server spent on it. */
+async function measured<T>(pid: number, cpu: number[], run: () => Promise<T>): Promise<T> {
+  const before = cpuSeconds(pid);
+  const result = await run();
+  cpu.push(cpuSeconds(pid) - before);
+  return result;
+}
 let peakGrowth = 0;
 const rss = { baseline: 0 };
 try {
@@ -73,8 +88,8 @@ try {
   rss.baseline = baseline;
   const sampler = setInterval(() => (peakGrowth = Math.max(peakGrowth, rssBytes(pid) - baseline)), 20);
   for (let i = 0; i < rounds; i++) {
-    bareRates.push((await upload(`${bare.url}/`)).mbps);
-    const result = await upload(`${app.url}/api/v1/uploads`, token);
+    bareRates.push((await measured(bare.process.pid!, bareCpu, () => upload(`${bare.url}/`))).mbps);
+    const result = await measured(pid, appCpu, () => upload(`${app.url}/api/v1/uploads`, token));
     if (result.status !== 201) throw new Error(`API upload answered ${result.status}: ${result.body}`);
     appRates.push(result.mbps);
     const stored = JSON.parse(result.body) as { stored_filename: string };
@@ -93,6 +108,9 @@ const gib = (sizeBytes / 1024 ** 3).toFixed(2);
 console.log(
   `upload (${gib} GiB): API ${mean(appRates).toFixed(0)} MB/s, bare node:http ${mean(bareRates).toFixed(0)} MB/s`,
 );
+const each = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
+console.log(`upload: per round, API ${each(appRates, 0)} MB/s, bare ${each(bareRates, 0)} MB/s`);
+console.log(`upload: server CPU per upload, API ${each(appCpu, 2)} s, bare ${each(bareCpu, 2)} s`);
 console.log(`upload: ratio ${(mean(appRates) / mean(bareRates)).toFixed(3)} (target >= 0.8)`);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 console.log(

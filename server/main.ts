@@ -1,3 +1,4 @@
+import './gc-tuning.ts';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';

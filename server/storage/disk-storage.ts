@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { durableFileWriter } from './durable-file.ts';
 import { meteredBody } from './metered-body.ts';
 import { assertSafeKey, type Storage } from './storage.ts';
 
@@ -30,9 +31,8 @@ export function createDiskStorage(root: string): Storage {
       const temp = path.join(tmpDir, randomUUID());
       const meter = meteredBody(options.limit);
       try {
-        await pipeline(body, meter.stream, createWriteStream(temp, { highWaterMark: 1024 * 1024 }));
-        // The digest finishes on the hashing thread while the file is flushed to disk.
-        const [sha256] = await Promise.all([meter.digest(), syncFile(temp)]);
+        await pipeline(body, meter.stream, durableFileWriter(temp));
+        const sha256 = await meter.digest();
         await rename(temp, target).catch(async (error: NodeJS.ErrnoException) => {
           // The folder was removed from outside since it was made: make it again, once.
           if (error.code !== 'ENOENT') throw error;
@@ -75,15 +75,6 @@ export function createDiskStorage(root: string): Storage {
       await rm(probe, { force: true });
     },
   };
-}
-
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Reads a whole stream into one buffer; for small objects only (previews, metadata). */
