@@ -132,3 +132,16 @@ export function backgroundSha256(): BackgroundHash {
     },
   };
 }
+
+/** The hex SHA-256 of bytes already in memory, on the hashing thread once they pass one batch. */
+export async function sha256Of(bytes: Uint8Array): Promise<string> {
+  const hash = backgroundSha256();
+  try {
+    // A batch at a time, each wait honoured: a large object is never copied whole into the queue.
+    for (let at = 0; at < bytes.length; at += BATCH_BYTES) await hash.update(bytes.subarray(at, at + BATCH_BYTES));
+    return await hash.digest();
+  } catch (error) {
+    hash.abort();
+    throw error;
+  }
+}

@@ -4,9 +4,10 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { durableFileWriter } from './durable-file.ts';
+import { sha256Of } from './background-hash.ts';
+import { durableFileWriter, writeFileDurably } from './durable-file.ts';
 import { meteredBody } from './metered-body.ts';
-import { assertSafeKey, type Storage } from './storage.ts';
+import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
 
 /** Local-disk storage under `root`: temp file, fsync, rename, so a crash never leaves half an object. */
 export function createDiskStorage(root: string): Storage {
@@ -29,10 +30,10 @@ export function createDiskStorage(root: string): Storage {
       await makeFolder(path.dirname(target));
       await makeFolder(tmpDir);
       const temp = path.join(tmpDir, randomUUID());
-      const meter = meteredBody(options.limit);
+      const write =
+        body instanceof Uint8Array ? writeHeld(temp, body, options.limit) : writeStream(temp, body, options.limit);
       try {
-        await pipeline(body, meter.stream, durableFileWriter(temp));
-        const sha256 = await meter.digest();
+        const written = await write;
         await rename(temp, target).catch(async (error: NodeJS.ErrnoException) => {
           // The folder was removed from outside since it was made: make it again, once.
           if (error.code !== 'ENOENT') throw error;
@@ -40,9 +41,8 @@ export function createDiskStorage(root: string): Storage {
           await makeFolder(path.dirname(target));
           await rename(temp, target);
         });
-        return { size: meter.size(), sha256 };
+        return written;
       } catch (error) {
-        meter.abort();
         await rm(temp, { force: true });
         throw error;
       }
@@ -75,6 +75,25 @@ export function createDiskStorage(root: string): Storage {
       await rm(probe, { force: true });
     },
   };
+}
+
+/** Streams `body` to `file`, counting, limiting and hashing it on the way. */
+async function writeStream(file: string, body: Readable, limit: number | undefined) {
+  const meter = meteredBody(limit);
+  try {
+    await pipeline(body, meter.stream, durableFileWriter(file));
+    return { size: meter.size(), sha256: await meter.digest() };
+  } catch (error) {
+    meter.abort();
+    throw error;
+  }
+}
+
+/** Writes bytes already in memory to `file`, hashing them meanwhile on the hashing thread. */
+async function writeHeld(file: string, bytes: Uint8Array, limit: number | undefined) {
+  if (limit !== undefined && bytes.length > limit) throw new TooLargeError(limit);
+  const [sha256] = await Promise.all([sha256Of(bytes), writeFileDurably(file, bytes)]);
+  return { size: bytes.length, sha256 };
 }
 
 /** Reads a whole stream into one buffer; for small objects only (previews, metadata). */

@@ -4,6 +4,12 @@ import { Writable } from 'node:stream';
 // Looked up on each call rather than bound once, so a test can watch the flushes.
 const open = (file: string) =>
   new Promise<number>((resolve, reject) => fs.open(file, 'w', (error, fd) => (error ? reject(error) : resolve(fd))));
+const write = (fd: number, bytes: Uint8Array, from: number) =>
+  new Promise<number>((resolve, reject) =>
+    fs.write(fd, bytes, from, bytes.length - from, null, (error, written) =>
+      error ? reject(error) : resolve(written),
+    ),
+  );
 const writev = (fd: number, buffers: Buffer[]) =>
   new Promise<number>((resolve, reject) =>
     fs.writev(fd, buffers, (error, written) => (error ? reject(error) : resolve(written))),
@@ -95,4 +101,19 @@ export function durableFileWriter(file: string, flushEvery = FLUSH_EVERY_BYTES):
       );
     },
   });
+}
+
+/**
+ * Writes bytes held in memory to a new file and returns once they are on disk: the same guarantee as
+ * `durableFileWriter`, without a stream to set up for an object that is already whole (a DICOM slice).
+ */
+export async function writeFileDurably(file: string, bytes: Uint8Array): Promise<void> {
+  const fd = await open(file);
+  try {
+    // A regular file may take fewer bytes than asked (a full disk reports its error on the next call).
+    for (let at = 0; at < bytes.length;) at += await write(fd, bytes, at);
+    await fsync(fd);
+  } finally {
+    await close(fd);
+  }
 }

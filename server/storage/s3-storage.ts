@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -39,7 +39,8 @@ export function createS3Storage(storageUrl: string, env: Record<string, string |
   };
 
   return {
-    async put(key, body, options = {}) {
+    async put(key, held, options = {}) {
+      const body = held instanceof Uint8Array ? Readable.from([held]) : held;
       const meter = meteredBody(options.limit);
       const passthrough = new PassThrough();
       body.pipe(meter.stream).pipe(passthrough);

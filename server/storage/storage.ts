@@ -15,10 +15,15 @@ export interface ByteRange {
 /** Where uploaded bytes live: local disk by default, an S3-compatible bucket at scale. */
 export interface Storage {
   /**
-   * Writes the stream under `key` atomically: readers see the whole object or nothing.
-   * `limit` aborts with TooLargeError once more bytes than that arrive; nothing is left behind.
+   * Writes the stream, or bytes already held in memory, under `key` atomically: readers see the whole
+   * object or nothing. `limit` aborts with TooLargeError once more bytes than that arrive; nothing is
+   * left behind.
    */
-  put(key: string, body: Readable, options?: { limit?: number }): Promise<{ size: number; sha256: string }>;
+  put(
+    key: string,
+    body: Readable | Uint8Array,
+    options?: { limit?: number },
+  ): Promise<{ size: number; sha256: string }>;
   get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectStat | undefined>;
   delete(key: string): Promise<void>;

@@ -48,6 +48,16 @@ describe('S3-compatible storage (STORAGE_URL=s3://…)', () => {
     expect(await storage.stat('uploads/scan.png')).toBeUndefined();
   });
 
+  it('puts bytes already held in memory, and refuses them over the limit', async () => {
+    const put = await storage.put('uploads/held.dcm', Buffer.from('hello world'));
+    expect(put).toEqual({ size: 11, sha256: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9' });
+    expect((await readAll(await storage.get('uploads/held.dcm'))).toString()).toBe('hello world');
+    await expect(storage.put('uploads/held-big.dcm', Buffer.alloc(1200), { limit: 1000 })).rejects.toBeInstanceOf(
+      TooLargeError,
+    );
+    expect(await storage.stat('uploads/held-big.dcm')).toBeUndefined();
+  });
+
   it('refuses an object over the limit and leaves nothing behind', async () => {
     const body = Readable.from([Buffer.alloc(600), Buffer.alloc(600)]);
     await expect(storage.put('uploads/big.png', body, { limit: 1000 })).rejects.toBeInstanceOf(TooLargeError);

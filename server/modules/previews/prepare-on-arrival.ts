@@ -1,13 +1,15 @@
-import { PassThrough, Transform, type TransformCallback } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { deidentifyDicom } from '../../imaging/dicom/deidentify.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
 import { UndecodableImageError } from '../../imaging/volume.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
+import { checkSignature, HEAD_BYTES, type FileType } from '../uploads/file-types.ts';
 import { MAX_DECODE_BYTES } from './volume-loader.ts';
 
-const cleaned = new Set(['dcm', 'jpg', 'png', 'webp', 'tiff']);
+const stripped = new Set(['jpg', 'png', 'webp', 'tiff']);
 
 /** How much the cleaning stage may hold in memory. */
 export interface CleaningLimits {
@@ -15,9 +17,15 @@ export interface CleaningLimits {
   budget: number;
   /** Largest picture rewritten in memory; larger ones are stored as sent. */
   pictureHold: number;
+  /** Largest DICOM file de-identified; larger ones are refused. */
+  dicomHold: number;
 }
 
-const defaultLimits: CleaningLimits = { budget: 1024 * 1024 * 1024, pictureHold: 256 * 1024 * 1024 };
+const defaultLimits: CleaningLimits = {
+  budget: 1024 * 1024 * 1024,
+  pictureHold: 256 * 1024 * 1024,
+  dicomHold: MAX_DECODE_BYTES,
+};
 let heldByAllUploads = 0;
 
 const serverBusy = () => new HttpError(503, 'The server is busy with other uploads. Try again in a minute.');
@@ -32,73 +40,119 @@ export function isDeidentifiedOnArrival(format: string, request: FastifyRequest)
   return format === 'dcm' && !keepsOriginal(request);
 }
 
-/** Whether `arrivalCleaner` does anything for this upload; when not, the stage can be left out of the stream. */
-export function cleansOnArrival(format: string, request: FastifyRequest): boolean {
-  return cleaned.has(format) && !keepsOriginal(request);
+/** Whether this upload goes through `metadataStripper`; when not, the stage can be left out of the stream. */
+export function stripsOnArrival(format: string, request: FastifyRequest): boolean {
+  return stripped.has(format) && !keepsOriginal(request);
+}
+
+/** Counts bytes against the memory budget all uploads being cleaned share, so parallel ones cannot exhaust the server. */
+function budgetHold(budget: number) {
+  let held = 0;
+  return {
+    take(bytes: number): void {
+      if (heldByAllUploads + bytes > budget) throw serverBusy();
+      held += bytes;
+      heldByAllUploads += bytes;
+    },
+    release(): void {
+      heldByAllUploads -= held;
+      held = 0;
+    },
+  };
 }
 
 /**
- * The stage of the upload stream that cleans a file before any byte reaches storage: DICOM is
- * de-identified (PS3.15 Basic Profile, UIDs remapped per owner) and EXIF/XMP is stripped from JPEG, PNG,
- * WebP and TIFF, so identifying values are never written, not even briefly. The file is held in memory
- * to be rewritten (DICOM up to 1 GB, pictures up to 256 MB, all uploads together within one budget).
- * A DICOM file that cannot be parsed, or is larger, is refused: it cannot be shown to be clean. A picture
- * that cannot be cleaned, or is larger, is stored as sent.
+ * Reads a DICOM upload whole and returns it de-identified (PS3.15 Basic Profile, UIDs remapped per
+ * owner), so identifying values never reach storage, not even briefly. Its first bytes are judged as
+ * soon as they arrive. Refuses a file that is not DICOM or cannot be parsed (it cannot be shown to be
+ * clean), one larger than the hold limit, and one the shared memory budget cannot hold now.
  */
-export function arrivalCleaner(
-  format: string,
+export async function deidentifiedUpload(
+  file: Readable,
+  type: FileType,
   request: FastifyRequest,
   limits: CleaningLimits = defaultLimits,
-): Transform {
-  if (!cleansOnArrival(format, request)) return new PassThrough();
-  const isDicom = format === 'dcm';
-  const holdLimit = isDicom ? MAX_DECODE_BYTES : limits.pictureHold;
+): Promise<Uint8Array> {
+  const hold = budgetHold(limits.budget);
   const chunks: Buffer[] = [];
-  let held = 0;
+  let size = 0;
+  try {
+    for await (const chunk of file as AsyncIterable<Buffer>) {
+      if (size + chunk.length > limits.dicomHold) {
+        throw tooLarge(
+          `This DICOM file is larger than the ${limits.dicomHold / 1024 / 1024} MB that can be de-identified`,
+        );
+      }
+      hold.take(chunk.length);
+      const judged = size >= HEAD_BYTES;
+      chunks.push(chunk);
+      size += chunk.length;
+      if (!judged && size >= HEAD_BYTES) checkSignature(type, Buffer.concat(chunks));
+    }
+    if (size === 0) return new Uint8Array(0);
+    if (size < HEAD_BYTES) checkSignature(type, Buffer.concat(chunks));
+    // One copy into a buffer of its own: the parser reads through `.buffer` from offset 0.
+    const whole = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks.splice(0)) {
+      whole.set(chunk, at);
+      at += chunk.length;
+    }
+    try {
+      return deidentifyDicom(whole, currentUser(request).id);
+    } catch (error) {
+      throw unsupportedType(
+        error instanceof UndecodableImageError ? error.message : 'This DICOM file could not be read.',
+      );
+    }
+  } finally {
+    hold.release();
+  }
+}
+
+/**
+ * The stage of the upload stream that strips EXIF/XMP from JPEG, PNG, WebP and TIFF before any byte
+ * reaches storage. The picture is held in memory to be rewritten, up to the hold limit and within the
+ * budget all uploads share; a larger one, or one that cannot be parsed, is stored as sent.
+ */
+export function metadataStripper(format: string, limits: CleaningLimits = defaultLimits): Transform {
+  const hold = budgetHold(limits.budget);
+  const chunks: Buffer[] = [];
+  let size = 0;
   let passing = false;
-  const release = () => {
-    heldByAllUploads -= held;
-    held = 0;
-  };
   return new Transform({
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
       if (passing) return done(null, chunk);
-      if (held + chunk.length > holdLimit) {
-        if (isDicom) return done(tooLarge('This DICOM file is larger than the 1024 MB that can be de-identified'));
-        // A picture too large to rewrite in memory is stored as sent, like one that cannot be parsed.
+      if (size + chunk.length > limits.pictureHold) {
         passing = true;
         const whole = Buffer.concat([...chunks.splice(0), chunk]);
-        release();
+        hold.release();
         return done(null, whole);
       }
-      // Every upload being cleaned shares one memory budget, so parallel uploads cannot exhaust the server.
-      if (heldByAllUploads + chunk.length > limits.budget) return done(serverBusy());
-      held += chunk.length;
-      heldByAllUploads += chunk.length;
+      try {
+        hold.take(chunk.length);
+      } catch (error) {
+        return done(error as Error);
+      }
+      size += chunk.length;
       chunks.push(chunk);
       return done();
     },
     flush(done: TransformCallback) {
       if (passing || chunks.length === 0) return done();
       const bytes = new Uint8Array(Buffer.concat(chunks.splice(0)));
-      release();
+      hold.release();
+      let out: Uint8Array = bytes;
       try {
-        const out = isDicom
-          ? deidentifyDicom(bytes, currentUser(request).id)
-          : (stripRasterMetadata(bytes, format) ?? bytes);
-        return done(null, Buffer.from(out.buffer, out.byteOffset, out.byteLength));
-      } catch (error) {
-        if (!isDicom) return done(null, Buffer.from(bytes));
-        return done(
-          unsupportedType(
-            error instanceof UndecodableImageError ? error.message : 'This DICOM file could not be read.',
-          ),
-        );
+        out = stripRasterMetadata(bytes, format) ?? bytes;
+      } catch {
+        // A picture that cannot be parsed is stored as sent, like one too large to hold.
       }
+      return done(null, Buffer.from(out.buffer, out.byteOffset, out.byteLength));
     },
     destroy(error, callback) {
       chunks.length = 0;
-      release();
+      hold.release();
       callback(error);
     },
   });

@@ -75,7 +75,14 @@ const types: FileType[] = [
 export const SUPPORTED_EXTENSIONS: readonly string[] = types.map((t) => t.extension);
 
 /** Bytes needed to judge any supported type (NIfTI-1's magic ends at 348). */
-const HEAD_BYTES = 352;
+export const HEAD_BYTES = 352;
+
+/** Refuses with 415 a file whose first bytes (HEAD_BYTES, or all of a shorter file) do not match `type`. */
+export function checkSignature(type: FileType, head: Buffer): void {
+  if (!type.matches(head)) {
+    throw unsupportedType(`The content of this file does not match its ${type.extension} extension`);
+  }
+}
 
 /**
  * The supported type of a file name, by its extension (case-insensitive), or undefined.
@@ -94,21 +101,28 @@ export function fileTypeOf(fileName: string): FileType | undefined {
  */
 export function signatureCheck(type: FileType): Transform {
   let head: Buffer | undefined = Buffer.alloc(0);
-  const refuse = () => unsupportedType(`The content of this file does not match its ${type.extension} extension`);
   return new Transform({
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
       if (!head) return done(null, chunk);
       head = Buffer.concat([head, chunk]);
       if (head.length < HEAD_BYTES) return done();
-      const ok = type.matches(head);
       const held = head;
       head = undefined;
-      return ok ? done(null, held) : done(refuse());
+      return judged(type, held, done);
     },
     flush(done: TransformCallback) {
       if (!head || head.length === 0) return done();
       // A file shorter than HEAD_BYTES is judged on what arrived.
-      return type.matches(head) ? done(null, head) : done(refuse());
+      return judged(type, head, done);
     },
   });
+}
+
+function judged(type: FileType, head: Buffer, done: TransformCallback): void {
+  try {
+    checkSignature(type, head);
+  } catch (error) {
+    return done(error as Error);
+  }
+  return done(null, head);
 }

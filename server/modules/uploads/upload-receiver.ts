@@ -1,11 +1,16 @@
-import { pipeline } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
-import { arrivalCleaner, cleansOnArrival } from '../previews/prepare-on-arrival.ts';
+import {
+  deidentifiedUpload,
+  isDeidentifiedOnArrival,
+  metadataStripper,
+  stripsOnArrival,
+} from '../previews/prepare-on-arrival.ts';
 import { fileTypeOf, signatureCheck, SUPPORTED_EXTENSIONS, type FileType } from './file-types.ts';
 import { drainRequest } from './request-drain.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
@@ -25,7 +30,11 @@ const ONE_FILE = 'Send exactly one file in the "file" field';
 /** A client that sends no byte for this long has stalled; its connection is closed and nothing kept. */
 export const UPLOAD_IDLE_MS = 60_000;
 
-/** Streams the one file part to storage through the signature check; nothing is buffered whole. */
+/**
+ * Stores the one file part. A DICOM file is read whole to be de-identified (there is no cleaning it
+ * piecemeal) and written in one go; anything else streams through the signature check, and the
+ * metadata stripper for pictures, to storage without being buffered whole.
+ */
 async function storePart(
   part: MultipartFile,
   storage: Storage,
@@ -39,17 +48,23 @@ async function storePart(
     throw unsupportedType(`This file type is not supported. Supported types: ${SUPPORTED_EXTENSIONS.join(', ')}`);
   }
   const storedFilename = newStoredFilename(type.extension);
-  // Formats with nothing to clean skip that stage: one hop fewer for every chunk of a large volume.
-  const body = cleansOnArrival(type.format, request)
-    ? pipeline(part.file, signatureCheck(type), arrivalCleaner(type.format, request), () => undefined)
-    : pipeline(part.file, signatureCheck(type), () => undefined);
   try {
+    const body = isDeidentifiedOnArrival(type.format, request)
+      ? await deidentifiedUpload(part.file, type, request)
+      : streamedBody(part.file, type, request);
     const { size, sha256 } = await storage.put(uploadStorageKey(storedFilename), body, { limit });
     return { storedFilename, originalName, type, size, sha256 };
   } catch (error) {
     if (error instanceof TooLargeError) throw tooLarge(tooLargeMessage(limit));
     throw error;
   }
+}
+
+function streamedBody(file: Readable, type: FileType, request: FastifyRequest): Readable {
+  // Formats with nothing to strip skip that stage: one hop fewer for every chunk of a large volume.
+  return stripsOnArrival(type.format, request)
+    ? pipeline(file, signatureCheck(type), metadataStripper(type.format), () => undefined)
+    : pipeline(file, signatureCheck(type), () => undefined);
 }
 
 /**

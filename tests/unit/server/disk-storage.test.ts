@@ -1,0 +1,35 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDiskStorage } from '../../../server/storage/disk-storage.ts';
+import { TooLargeError, type Storage } from '../../../server/storage/storage.ts';
+
+describe('disk storage of bytes already held in memory', () => {
+  let root: string;
+  let storage: Storage;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'lumenqc-disk-'));
+    storage = createDiskStorage(root);
+  });
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  it('writes a small object hashed in place and a large one hashed on the hashing thread', async () => {
+    for (const size of [11, 5 * 1024 * 1024 + 3]) {
+      const bytes = Buffer.alloc(size);
+      for (let i = 0; i < size; i += 4096) bytes[i] = i % 251;
+      const put = await storage.put(`originals/held-${size}.dcm`, bytes);
+      expect(put).toEqual({ size, sha256: createHash('sha256').update(bytes).digest('hex') });
+      expect((await readFile(path.join(root, 'originals', `held-${size}.dcm`))).equals(bytes)).toBe(true);
+    }
+  });
+
+  it('refuses bytes over the limit and leaves no file, temporary or final', async () => {
+    await expect(storage.put('originals/big.dcm', Buffer.alloc(2000), { limit: 1000 })).rejects.toBeInstanceOf(
+      TooLargeError,
+    );
+    expect(await storage.stat('originals/big.dcm')).toBeUndefined();
+    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+  });
+});
