@@ -152,4 +152,18 @@ describe('POST /uploads', () => {
     expect(events.length).toBe(5);
     expect(events.every((e) => e.userId === user.id)).toBe(true);
   });
+
+  it('records every one of a DICOM series sent in parallel, each with its audit event', async () => {
+    const before = (await t.app.db.select().from(uploads).where(eq(uploads.ownerId, user.id))).length;
+    const dicom = await dicomBytes();
+    const sent = await Promise.all(Array.from({ length: 8 }, (_, i) => uploadFile(t, user, `series-${i}.dcm`, dicom)));
+    expect(sent.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
+    const rows = await t.app.db.select().from(uploads).where(eq(uploads.ownerId, user.id));
+    expect(rows.length).toBe(before + 8);
+    const names = new Set(sent.map((r) => r.json().stored_filename));
+    const events = await t.app.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload.create'));
+    expect(events.filter((e) => names.has((e.detail as { stored_filename: string }).stored_filename)).length).toBe(8);
+    const listed = (await t.app.inject({ url: '/api/v1/uploads', headers: user.auth })).json();
+    expect(listed.filter((item: { stored_filename: string }) => names.has(item.stored_filename)).length).toBe(8);
+  });
 });
