@@ -7,6 +7,7 @@ import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phanto
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { orthancExecutable, startOrthanc } from './lib/orthanc.ts';
+import { cpuSeconds } from './lib/process-cpu.ts';
 
 const SLICES = 500;
 const CLIENTS = 5;
@@ -42,16 +43,30 @@ function slice(index: number, pixels: Uint16Array): Uint8Array {
   return writeDicomFile({ syntax: 'explicit-le', elements });
 }
 
-/** Runs `count` jobs over `CLIENTS` parallel workers; resolves to jobs per second. */
-async function parallel(count: number, job: (index: number) => Promise<void>): Promise<number> {
+/** Rate of one phase, and the CPU milliseconds per job of the server and of this client. */
+interface Phase {
+  rate: number;
+  serverMs: number;
+  clientMs: number;
+}
+
+/** Runs `count` jobs over `CLIENTS` parallel workers against the server of process `pid`. */
+async function parallel(pid: number, count: number, job: (index: number) => Promise<void>): Promise<Phase> {
   let next = 0;
   const start = performance.now();
+  const serverBefore = cpuSeconds(pid);
+  const clientBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
       while (next < count) await job(next++);
     }),
   );
-  return count / ((performance.now() - start) / 1000);
+  const client = process.cpuUsage(clientBefore);
+  return {
+    rate: count / ((performance.now() - start) / 1000),
+    serverMs: ((cpuSeconds(pid) - serverBefore) * 1000) / count,
+    clientMs: (client.user + client.system) / 1000 / count,
+  };
 }
 
 async function expectOk(response: Response, what: string): Promise<Response> {
@@ -64,11 +79,11 @@ const files = Array.from({ length: SLICES }, (_, i) => slice(i, toUint16(addRici
 console.log(`${SLICES} slices of ${SIZE}×${SIZE} 16-bit, ${CLIENTS} parallel clients; Orthanc: ${executable}`);
 
 /** Uploads every slice to a fresh Orthanc, then fetches every preview; resolves to both rates. */
-async function runOrthanc(): Promise<{ upload: number; preview: number }> {
+async function runOrthanc(): Promise<{ upload: Phase; preview: Phase }> {
   const orthanc = await startOrthanc(executable!, 8942);
   const ids: string[] = [];
   try {
-    const upload = await parallel(SLICES, async (i) => {
+    const upload = await parallel(orthanc.pid, SLICES, async (i) => {
       const res = await expectOk(
         await fetch(`${orthanc.url}/instances`, {
           method: 'POST',
@@ -79,7 +94,7 @@ async function runOrthanc(): Promise<{ upload: number; preview: number }> {
       );
       ids[i] = ((await res.json()) as { ID: string }).ID;
     });
-    const preview = await parallel(SLICES, async (i) => {
+    const preview = await parallel(orthanc.pid, SLICES, async (i) => {
       await (
         await expectOk(await fetch(`${orthanc.url}/instances/${ids[i]}/preview`), 'Orthanc preview')
       ).arrayBuffer();
@@ -103,7 +118,7 @@ const bodies = files.map((file, i) =>
 );
 
 /** The same against a fresh instance of this server (its own data folder, a new account). */
-async function runOurs(): Promise<{ upload: number; preview: number }> {
+async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
   const server = await startChildServer(
     'server/main.ts',
     8943,
@@ -114,7 +129,7 @@ async function runOurs(): Promise<{ upload: number; preview: number }> {
   try {
     const token = await benchAccount(server.url, server.dataDir);
     const auth = { authorization: `Bearer ${token}` };
-    const upload = await parallel(SLICES, async (i) => {
+    const upload = await parallel(server.process.pid!, SLICES, async (i) => {
       const res = await expectOk(
         await fetch(`${server.url}/api/v1/uploads`, {
           method: 'POST',
@@ -125,7 +140,7 @@ async function runOurs(): Promise<{ upload: number; preview: number }> {
       );
       names[i] = ((await res.json()) as { stored_filename: string }).stored_filename;
     });
-    const preview = await parallel(SLICES, async (i) => {
+    const preview = await parallel(server.process.pid!, SLICES, async (i) => {
       await (
         await expectOk(
           await fetch(`${server.url}/api/v1/uploads/${names[i]}/preview.png`, { headers: auth }),
@@ -142,7 +157,7 @@ async function runOurs(): Promise<{ upload: number; preview: number }> {
 // Paired rounds in alternating order, medians reported: this machine's speed drifts over a minute, and
 // a drift then moves both sides of a pair instead of the result.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const pairs: { ours: { upload: number; preview: number }; theirs: { upload: number; preview: number } }[] = [];
+const pairs: { ours: { upload: Phase; preview: Phase }; theirs: { upload: Phase; preview: Phase } }[] = [];
 for (let r = 0; r < rounds; r++) {
   const theirsFirst = r % 2 === 0;
   const first = theirsFirst ? await runOrthanc() : await runOurs();
@@ -152,11 +167,16 @@ for (let r = 0; r < rounds; r++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const row = (label: string, kind: 'upload' | 'preview') => {
-  const ours = median(pairs.map((p) => p.ours[kind]));
-  const theirs = median(pairs.map((p) => p.theirs[kind]));
-  const ratio = median(pairs.map((p) => p.ours[kind] / p.theirs[kind]));
+  const ours = median(pairs.map((p) => p.ours[kind].rate));
+  const theirs = median(pairs.map((p) => p.theirs[kind].rate));
+  const ratio = median(pairs.map((p) => p.ours[kind].rate / p.theirs[kind].rate));
   console.log(
     `${label.padEnd(10)} this server ${ours.toFixed(1).padStart(7)}/s   Orthanc ${theirs.toFixed(1).padStart(7)}/s   ratio ${ratio.toFixed(2)} ${ratio >= 1 ? '(target ≥ 1.0: met)' : '(target ≥ 1.0: MISSED)'}`,
+  );
+  const cpu = (side: 'ours' | 'theirs', of: 'serverMs' | 'clientMs') =>
+    median(pairs.map((p) => p[side][kind][of])).toFixed(2);
+  console.log(
+    `${''.padEnd(10)} CPU ms per request: this server ${cpu('ours', 'serverMs')} (client ${cpu('ours', 'clientMs')}), Orthanc ${cpu('theirs', 'serverMs')} (client ${cpu('theirs', 'clientMs')})`,
   );
 };
 console.log(`medians of ${rounds} paired rounds`);

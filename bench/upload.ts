@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
+import { cpuSeconds } from './lib/process-cpu.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const sizeBytes = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
@@ -53,12 +54,6 @@ function upload(url: string, token?: string): Promise<{ mbps: number; status: nu
     req.write(head);
     write();
   });
-}
-
-/** CPU seconds a process has used so far, all its threads (the kernel's work for it included). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 function rssBytes(pid: number): number {

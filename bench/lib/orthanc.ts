@@ -13,7 +13,10 @@ export function orthancExecutable(): string | undefined {
 }
 
 /** Starts Orthanc on `port` (HTTP only, no DICOM listener, no plugins, no authentication) and waits for it. */
-export async function startOrthanc(executable: string, port: number): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startOrthanc(
+  executable: string,
+  port: number,
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'orthanc-bench-'));
   const config = path.join(dir, 'orthanc.json');
   writeFileSync(
@@ -45,6 +48,7 @@ export async function startOrthanc(executable: string, port: number): Promise<{ 
   }
   return {
     url,
+    pid: child.pid!,
     async stop() {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
