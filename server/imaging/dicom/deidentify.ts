@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type dicomParser from 'dicom-parser';
 import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
 import { actionFor, keptUidTags } from './deidentify-profile.ts';
@@ -19,7 +19,7 @@ interface Encoding {
  * new UID for the same original (so a series stays a series), and nobody can read the original back.
  */
 export function remapUid(uid: string, salt: string): string {
-  const digest = createHash('sha256').update(`${salt}\0${uid}`).digest('hex').slice(0, 32);
+  const digest = hash('sha256', `${salt}\0${uid}`, 'hex').slice(0, 32);
   return `2.25.${BigInt(`0x${digest}`).toString()}`;
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
 import { uploadChanges } from './upload-changes.ts';
@@ -12,7 +12,7 @@ interface Entry {
 }
 
 /** An opaque ETag for a fingerprint (which would otherwise show row counts and times). */
-const etagOf = (fingerprint: string) => `"${createHash('sha1').update(fingerprint).digest('base64url')}"`;
+const etagOf = (fingerprint: string) => `"${hash('sha1', fingerprint, 'base64url')}"`;
 
 /** Owners whose lists are kept; the least recently used goes first. */
 const MAX_OWNERS = 500;
