@@ -18,7 +18,7 @@ async function measure(url: string): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const app = await startChildServer('server/main.ts', 18787, '/api/v1/health');
-const bare = await startChildServer('bench/lib/bare-health-server.ts', 18788, '/');
+const bare = await startChildServer('bench/lib/bare-json-server.ts', 18788, '/');
 const appUrl = `${app.url}/api/v1/health`;
 const pairs: { app: number; bare: number }[] = [];
 try {
