@@ -27,6 +27,7 @@ const defaultLimits: CleaningLimits = {
   dicomHold: MAX_DECODE_BYTES,
 };
 let heldByAllUploads = 0;
+const EMPTY = Buffer.alloc(0);
 
 const serverBusy = () => new HttpError(503, 'The server is busy with other uploads. Try again in a minute.');
 
@@ -91,12 +92,12 @@ export async function deidentifiedUpload(
     }
     if (size === 0) return new Uint8Array(0);
     if (size < HEAD_BYTES) checkSignature(type, Buffer.concat(chunks));
-    // One copy into a buffer of its own: the parser reads through `.buffer` from offset 0.
+    // Each chunk is let go once copied, so a large file is not held twice over for long.
     const whole = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks.splice(0)) {
-      whole.set(chunk, at);
-      at += chunk.length;
+    for (let i = 0, at = 0; i < chunks.length; i++) {
+      whole.set(chunks[i]!, at);
+      at += chunks[i]!.length;
+      chunks[i] = EMPTY;
     }
     try {
       return deidentifyDicom(whole, currentUser(request).id);
