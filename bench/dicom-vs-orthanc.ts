@@ -8,6 +8,7 @@ import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { orthancExecutable, startOrthanc } from './lib/orthanc.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
+import { median } from './lib/median.ts';
 
 const SLICES = 500;
 const CLIENTS = 5;
@@ -164,7 +165,6 @@ for (let r = 0; r < rounds; r++) {
   const second = theirsFirst ? await runOurs() : await runOrthanc();
   pairs.push(theirsFirst ? { theirs: first, ours: second } : { ours: first, theirs: second });
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const row = (label: string, kind: 'upload' | 'preview') => {
   const ours = median(pairs.map((p) => p.ours[kind].rate));

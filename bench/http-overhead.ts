@@ -5,6 +5,7 @@
 // does for the load balancers that poll it.
 import autocannon from 'autocannon';
 import { startChildServer } from './lib/child-server.ts';
+import { median } from './lib/median.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -14,8 +15,6 @@ async function measure(url: string): Promise<number> {
   if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const app = await startChildServer('server/main.ts', 18787, '/api/v1/health');
 const bare = await startChildServer('bench/lib/bare-json-server.ts', 18788, '/');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
+import { median } from './lib/median.ts';
 
 const items = Number(process.env.BENCH_ITEMS ?? 1000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -53,7 +54,6 @@ try {
     const second = await run(appFirst ? bare.url : url, seconds / rounds);
     results.push(appFirst ? { app: first, bare: second } : { app: second, bare: first });
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const of = (side: 'app' | 'bare', pick: (r: autocannon.Result) => number) =>
     median(results.map((r) => pick(r[side])));
   console.log(

@@ -6,16 +6,12 @@ import { assessQuality } from '../server/imaging/verdict.ts';
 import { makeDicomImage } from '../tests/fixtures/dicom-fixtures.ts';
 import { writeNifti } from '../tests/fixtures/nifti-writer.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
+import { median } from './lib/median.ts';
 
 // Short runs are repeated more, so one scheduler hiccup on a shared machine cannot move the median.
 const RUNS = { slice: 31, volume: 7 };
 /** Untimed runs first, so both sides are measured with optimised (JIT-compiled) code. */
 const WARMUP = 3;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1]!;
-}
 
 async function time<T>(work: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
   const start = performance.now();

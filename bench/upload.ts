@@ -7,6 +7,7 @@ import http from 'node:http';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
+import { median } from './lib/median.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const sizeBytes = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 ** 3);
@@ -114,7 +115,6 @@ try {
   await bare.stop();
   await durable.stop();
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const gib = (sizeBytes / 1024 ** 3).toFixed(2);
 const each = (xs: number[], digits: number) => xs.map((x) => x.toFixed(digits)).join(', ');
 console.log(
