@@ -50,10 +50,12 @@ export function stripsOnArrival(format: string, request: FastifyRequest): boolea
 function budgetHold(budget: number) {
   let held = 0;
   return {
-    take(bytes: number): void {
-      if (heldByAllUploads + bytes > budget) throw serverBusy();
+    /** Counts `bytes` as held; false, counting nothing, when the budget has no room for them. */
+    take(bytes: number): boolean {
+      if (heldByAllUploads + bytes > budget) return false;
       held += bytes;
       heldByAllUploads += bytes;
+      return true;
     },
     release(): void {
       heldByAllUploads -= held;
@@ -84,7 +86,7 @@ export async function deidentifiedUpload(
           `This DICOM file is larger than the ${limits.dicomHold / 1024 / 1024} MB that can be de-identified`,
         );
       }
-      hold.take(chunk.length);
+      if (!hold.take(chunk.length)) throw serverBusy();
       const judged = size >= HEAD_BYTES;
       chunks.push(chunk);
       size += chunk.length;
@@ -130,11 +132,7 @@ export function metadataStripper(format: string, limits: CleaningLimits = defaul
         hold.release();
         return done(null, whole);
       }
-      try {
-        hold.take(chunk.length);
-      } catch (error) {
-        return done(error as Error);
-      }
+      if (!hold.take(chunk.length)) return done(serverBusy());
       size += chunk.length;
       chunks.push(chunk);
       return done();

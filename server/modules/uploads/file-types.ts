@@ -77,11 +77,12 @@ export const SUPPORTED_EXTENSIONS: readonly string[] = types.map((t) => t.extens
 /** Bytes needed to judge any supported type (NIfTI-1's magic ends at 348). */
 export const HEAD_BYTES = 352;
 
+const mismatch = (type: FileType) =>
+  unsupportedType(`The content of this file does not match its ${type.extension} extension`);
+
 /** Refuses with 415 a file whose first bytes (HEAD_BYTES, or all of a shorter file) do not match `type`. */
 export function checkSignature(type: FileType, head: Buffer): void {
-  if (!type.matches(head)) {
-    throw unsupportedType(`The content of this file does not match its ${type.extension} extension`);
-  }
+  if (!type.matches(head)) throw mismatch(type);
 }
 
 /**
@@ -108,21 +109,12 @@ export function signatureCheck(type: FileType): Transform {
       if (head.length < HEAD_BYTES) return done();
       const held = head;
       head = undefined;
-      return judged(type, held, done);
+      return type.matches(held) ? done(null, held) : done(mismatch(type));
     },
     flush(done: TransformCallback) {
       if (!head || head.length === 0) return done();
       // A file shorter than HEAD_BYTES is judged on what arrived.
-      return judged(type, head, done);
+      return type.matches(head) ? done(null, head) : done(mismatch(type));
     },
   });
-}
-
-function judged(type: FileType, head: Buffer, done: TransformCallback): void {
-  try {
-    checkSignature(type, head);
-  } catch (error) {
-    return done(error as Error);
-  }
-  return done(null, head);
 }
