@@ -39,6 +39,7 @@ export const VERDICT_LABEL: Record<QcVerdict, string> = { pass: 'Pass', review: 
 
 /**
  * The run button's label, saying how many images there really are (at most five).
+ * @example runLabel(12) // 'Run Analysis on 5 Images' (the SPEC's label, with five or more)
  * @example runLabel(2) // 'Run Analysis on 2 Images'
  */
 export function runLabel(available: number): string {
