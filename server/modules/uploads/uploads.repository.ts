@@ -1,8 +1,8 @@
-import { and, desc, eq, gt } from 'drizzle-orm';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
-import { auditInsertCte, type AuditEvent } from '../audit/audit.repository.ts';
+import { auditInsertCte, auditValues, type AuditEvent } from '../audit/audit.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { uploadChanges } from './upload-changes.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
@@ -40,6 +40,28 @@ export function toUploadItem(
 
 /** Uploads and their share links; every read is scoped to an owner. */
 export function createUploadsRepository({ db }: { db: Database }) {
+  const field = sql.placeholder;
+  // Built once: making the statement anew cost a quarter of a millisecond per upload, a third of the insert.
+  const insertWithAudit = db
+    .with(auditInsertCte(db))
+    .insert(uploads)
+    .values({
+      ownerId: field('ownerId'),
+      storedFilename: field('storedFilename'),
+      originalName: field('originalName'),
+      extension: field('extension'),
+      sizeBytes: field('sizeBytes'),
+      sha256: field('sha256'),
+      contentType: field('contentType'),
+      format: field('format'),
+      deidentified: field('deidentified'),
+      seriesInstanceUid: field('seriesInstanceUid'),
+      sliceCount: field('sliceCount'),
+      metadata: field('metadata'),
+      createdAt: field('createdAt'),
+    })
+    .prepare('insert_upload_with_audit');
+
   return {
     /**
      * Records a stored upload, and its audit event in the same statement. Nothing is read back: the
@@ -47,7 +69,14 @@ export function createUploadsRepository({ db }: { db: Database }) {
      * costs PGlite more than the insert.
      */
     async insert(values: NewUpload & { createdAt: Date }, event: AuditEvent): Promise<void> {
-      await db.with(auditInsertCte(db, event)).insert(uploads).values(values);
+      await insertWithAudit.execute({
+        deidentified: false,
+        seriesInstanceUid: null,
+        sliceCount: null,
+        metadata: null,
+        ...values,
+        ...auditValues(event),
+      });
       uploadChanges.note(db, values.ownerId);
     },
 
