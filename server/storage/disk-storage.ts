@@ -9,7 +9,10 @@ import { durableFileWriter, writeFileDurably } from './durable-file.ts';
 import { meteredBody } from './metered-body.ts';
 import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
 
-/** Local-disk storage under `root`: temp file, fsync, rename, so a crash never leaves half an object. */
+/**
+ * Local-disk storage under `root`. A stream goes to a temporary file, is flushed and renamed into place, so
+ * a crash never leaves half an object under a key; bytes held in memory go to a new key in one synced write.
+ */
 export function createDiskStorage(root: string): Storage {
   const tmpDir = path.join(root, '.tmp');
   const fileOf = (key: string) => {
@@ -27,20 +30,23 @@ export function createDiskStorage(root: string): Storage {
   return {
     async put(key, body, options = {}) {
       const target = fileOf(key);
-      await makeFolder(path.dirname(target));
-      await makeFolder(tmpDir);
-      const temp = path.join(tmpDir, randomUUID());
-      const write =
-        body instanceof Uint8Array ? writeHeld(temp, body, options.limit) : writeStream(temp, body, options.limit);
-      try {
-        const written = await write;
-        await rename(temp, target).catch(async (error: NodeJS.ErrnoException) => {
-          // The folder was removed from outside since it was made: make it again, once.
+      // The folder may have been removed from outside since it was made: it is made again, once.
+      const retryingFolder = async <T>(attempt: () => Promise<T>): Promise<T> => {
+        await makeFolder(path.dirname(target));
+        return attempt().catch(async (error: NodeJS.ErrnoException) => {
           if (error.code !== 'ENOENT') throw error;
           madeFolders.clear();
           await makeFolder(path.dirname(target));
-          await rename(temp, target);
+          return attempt();
         });
+      };
+      // A new key no reader knows of yet (see Storage.put): no temporary file and no rename needed.
+      if (body instanceof Uint8Array) return retryingFolder(() => writeHeld(target, body, options.limit));
+      await makeFolder(tmpDir);
+      const temp = path.join(tmpDir, randomUUID());
+      try {
+        const written = await writeStream(temp, body, options.limit);
+        await retryingFolder(() => rename(temp, target));
         return written;
       } catch (error) {
         await rm(temp, { force: true });

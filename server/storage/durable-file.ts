@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 
 // Looked up on each call rather than bound once, so a test can watch the flushes.
-const open = (file: string) =>
-  new Promise<number>((resolve, reject) => fs.open(file, 'w', (error, fd) => (error ? reject(error) : resolve(fd))));
+const open = (file: string, flags: string | number = 'w') =>
+  new Promise<number>((resolve, reject) => fs.open(file, flags, (error, fd) => (error ? reject(error) : resolve(fd))));
 const write = (fd: number, bytes: Uint8Array, from: number) =>
   new Promise<number>((resolve, reject) =>
     fs.write(fd, bytes, from, bytes.length - from, null, (error, written) =>
@@ -103,17 +104,23 @@ export function durableFileWriter(file: string, flushEvery = FLUSH_EVERY_BYTES):
   });
 }
 
+/** A new file whose every write returns once its bytes are on disk; fails if the file exists. */
+const NEW_SYNCED_FILE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_DSYNC;
+
 /**
  * Writes bytes held in memory to a new file and returns once they are on disk: the same guarantee as
  * `durableFileWriter`, without a stream to set up for an object that is already whole (a DICOM slice).
+ * The file is opened for synchronous writes, so open, write and close are the only calls: each call is
+ * a hand-off to the thread pool, and for a small file they cost more than the write.
  */
 export async function writeFileDurably(file: string, bytes: Uint8Array): Promise<void> {
-  const fd = await open(file);
+  const fd = await open(file, NEW_SYNCED_FILE);
+  let whole = false;
   try {
     // A regular file may take fewer bytes than asked (a full disk reports its error on the next call).
     for (let at = 0; at < bytes.length;) at += await write(fd, bytes, at);
-    await fsync(fd);
+    whole = true;
   } finally {
-    await close(fd);
+    await close(fd).finally(() => (whole ? undefined : rm(file, { force: true })));
   }
 }

@@ -15,8 +15,10 @@ export interface ByteRange {
 /** Where uploaded bytes live: local disk by default, an S3-compatible bucket at scale. */
 export interface Storage {
   /**
-   * Writes the stream, or bytes already held in memory, under `key` atomically: readers see the whole
-   * object or nothing. `limit` aborts with TooLargeError once more bytes than that arrive; nothing is
+   * Writes the stream under `key` atomically: readers see the whole object or nothing. Bytes already
+   * held in memory are for a key nothing refers to yet (an upload's new server-made name), which no
+   * reader can ask for before the write ends: disk writes them in place, and never over an existing
+   * object. `limit` aborts with TooLargeError once more bytes than that arrive; nothing is
    * left behind.
    */
   put(

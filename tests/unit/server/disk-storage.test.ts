@@ -30,6 +30,20 @@ describe('disk storage of bytes already held in memory', () => {
       TooLargeError,
     );
     expect(await storage.stat('originals/big.dcm')).toBeUndefined();
-    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    expect(await readdir(path.join(root, '.tmp')).catch(() => [])).toEqual([]);
+  });
+
+  it('writes held bytes in place, never over an object that already has the key', async () => {
+    await storage.put('originals/slice.dcm', Buffer.from('first'));
+    await expect(storage.put('originals/slice.dcm', Buffer.from('second'))).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(await readFile(path.join(root, 'originals', 'slice.dcm'), 'utf8')).toBe('first');
+    expect(await readdir(path.join(root, '.tmp')).catch(() => [])).toEqual([]);
+  });
+
+  it('makes the folder again when it was removed from outside', async () => {
+    await storage.put('originals/a.dcm', Buffer.from('a'));
+    await rm(path.join(root, 'originals'), { recursive: true });
+    await storage.put('originals/b.dcm', Buffer.from('b'));
+    expect(await readFile(path.join(root, 'originals', 'b.dcm'), 'utf8')).toBe('b');
   });
 });
