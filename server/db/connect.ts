@@ -56,16 +56,17 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
   return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
 }
 
-/** The types drizzle reads as PostgreSQL's text and converts itself: dates, times, intervals, numeric arrays. */
+/**
+ * The types drizzle reads as PostgreSQL's text and converts itself: dates, times and intervals. Their
+ * array types come as arrays of that text (PGlite derives array parsers when it starts), which drizzle's
+ * array columns take as well as the raw literal.
+ */
 const TEXT_TYPES = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [
-    oid,
-    (value: string) => value,
-  ]),
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE].map((oid) => [oid, (value: string) => value]),
 );
 
 /**
- * Drizzle hands PGlite those same parsers with every query, and PGlite copies its whole table of
+ * Drizzle hands PGlite such parsers with every query, and PGlite copies its whole table of
  * parsers (hundreds of types) each time it is given some: a third of a millisecond per query, as much as a
  * small insert. The client opened with them needs only the row mode from each query. Drizzle's session
  * calls nothing but `query` and `transaction` (and only `query` on a transaction).
