@@ -9,6 +9,7 @@ import { startChildServer } from './lib/child-server.ts';
 import { orthancExecutable, startOrthanc } from './lib/orthanc.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { median } from './lib/median.ts';
+import { pairedRounds } from './lib/paired-rounds.ts';
 
 const SLICES = 500;
 const CLIENTS = 5;
@@ -155,16 +156,9 @@ async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
   }
 }
 
-// Paired rounds in alternating order, medians reported: this machine's speed drifts over a minute, and
-// a drift then moves both sides of a pair instead of the result.
+// Medians of paired rounds, Orthanc first in the first round.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const pairs: { ours: { upload: Phase; preview: Phase }; theirs: { upload: Phase; preview: Phase } }[] = [];
-for (let r = 0; r < rounds; r++) {
-  const theirsFirst = r % 2 === 0;
-  const first = theirsFirst ? await runOrthanc() : await runOurs();
-  const second = theirsFirst ? await runOurs() : await runOrthanc();
-  pairs.push(theirsFirst ? { theirs: first, ours: second } : { ours: first, theirs: second });
-}
+const pairs = await pairedRounds(rounds, { theirs: runOrthanc, ours: runOurs });
 
 const row = (label: string, kind: 'upload' | 'preview') => {
   const ours = median(pairs.map((p) => p.ours[kind].rate));

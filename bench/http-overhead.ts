@@ -6,6 +6,7 @@
 import autocannon from 'autocannon';
 import { startChildServer } from './lib/child-server.ts';
 import { median } from './lib/median.ts';
+import { pairedRounds } from './lib/paired-rounds.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -19,17 +20,11 @@ async function measure(url: string): Promise<number> {
 const app = await startChildServer('server/main.ts', 18787, '/api/v1/health');
 const bare = await startChildServer('bench/lib/bare-json-server.ts', 18788, '/');
 const appUrl = `${app.url}/api/v1/health`;
-const pairs: { app: number; bare: number }[] = [];
+let pairs: { app: number; bare: number }[];
 try {
   await measure(appUrl); // warm-up of both, so the JIT has compiled the hot paths
   await measure(bare.url);
-  for (let i = 0; i < rounds; i++) {
-    // Alternate which side goes first so a trend in machine load favours neither.
-    const [first, second] = i % 2 ? [appUrl, bare.url] : [bare.url, appUrl];
-    const a = await measure(first);
-    const b = await measure(second);
-    pairs.push(first === appUrl ? { app: a, bare: b } : { app: b, bare: a });
-  }
+  pairs = await pairedRounds(rounds, { bare: () => measure(bare.url), app: () => measure(appUrl) });
 } finally {
   await app.stop();
   await bare.stop();

@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
 import { median } from './lib/median.ts';
+import { pairedRounds } from './lib/paired-rounds.ts';
 
 const items = Number(process.env.BENCH_ITEMS ?? 1000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -47,13 +48,11 @@ try {
     autocannon({ url: target, connections: 50, pipelining: 1, headers, duration });
   await run(url, 2); // warm-up
   await run(bare.url, 2);
-  const results: { app: autocannon.Result; bare: autocannon.Result }[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const appFirst = i % 2 === 0;
-    const first = await run(appFirst ? url : bare.url, seconds / rounds);
-    const second = await run(appFirst ? bare.url : url, seconds / rounds);
-    results.push(appFirst ? { app: first, bare: second } : { app: second, bare: first });
-  }
+  const bareUrl = bare.url;
+  const results = await pairedRounds(rounds, {
+    app: () => run(url, seconds / rounds),
+    bare: () => run(bareUrl, seconds / rounds),
+  });
   const of = (side: 'app' | 'bare', pick: (r: autocannon.Result) => number) =>
     median(results.map((r) => pick(r[side])));
   console.log(
