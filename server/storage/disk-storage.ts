@@ -26,27 +26,27 @@ export function createDiskStorage(root: string): Storage {
     await mkdir(folder, { recursive: true });
     madeFolders.add(folder);
   };
+  /** Runs `attempt`, which writes into `file`'s folder, again once if that folder was removed from outside. */
+  const inFolderOf = async <T>(file: string, attempt: () => Promise<T>): Promise<T> => {
+    await makeFolder(path.dirname(file));
+    return attempt().catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+      madeFolders.clear();
+      await makeFolder(path.dirname(file));
+      return attempt();
+    });
+  };
 
   return {
     async put(key, body, options = {}) {
       const target = fileOf(key);
-      // The folder may have been removed from outside since it was made: it is made again, once.
-      const retryingFolder = async <T>(attempt: () => Promise<T>): Promise<T> => {
-        await makeFolder(path.dirname(target));
-        return attempt().catch(async (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'ENOENT') throw error;
-          madeFolders.clear();
-          await makeFolder(path.dirname(target));
-          return attempt();
-        });
-      };
       // A new key no reader knows of yet (see Storage.put): no temporary file and no rename needed.
-      if (body instanceof Uint8Array) return retryingFolder(() => writeHeld(target, body, options.limit));
+      if (body instanceof Uint8Array) return inFolderOf(target, () => writeHeld(target, body, options.limit));
       await makeFolder(tmpDir);
       const temp = path.join(tmpDir, randomUUID());
       try {
         const written = await writeStream(temp, body, options.limit);
-        await retryingFolder(() => rename(temp, target));
+        await inFolderOf(target, () => rename(temp, target));
         return written;
       } catch (error) {
         await rm(temp, { force: true });
