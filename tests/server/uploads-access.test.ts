@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../server/modules/audit/audit.table.ts';
@@ -55,6 +56,34 @@ describe('listing, downloading and deleting uploads', () => {
     expect(changed.json()).toHaveLength(3);
     await t.app.inject({ method: 'DELETE', url: `/api/v1/uploads/${extra}`, headers: alice.auth });
     expect((await get(alice, '/api/v1/uploads')).json()).toHaveLength(2);
+  });
+
+  it('compresses the list for a client that accepts it, with an ETag of its own per encoding', async () => {
+    const plain = await get(alice, '/api/v1/uploads', { 'accept-encoding': 'identity' });
+    // Enough items that compressing is worth it.
+    for (let i = 0; i < 8; i++) await uploadFile(t, alice, `extra-${i}.png`, png);
+    const json = (await get(alice, '/api/v1/uploads')).rawPayload;
+    expect(json.length).toBeGreaterThan(1024);
+    const br = await get(alice, '/api/v1/uploads', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).equals(json)).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(json.length / 2);
+    const gz = await get(alice, '/api/v1/uploads', { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).equals(json)).toBe(true);
+    const etags = new Set([br.headers.etag, gz.headers.etag, (await get(alice, '/api/v1/uploads')).headers.etag]);
+    expect(etags.size).toBe(3);
+    // A tag of one encoding does not stand for another.
+    const brAgain = { 'accept-encoding': 'br', 'if-none-match': br.headers.etag as string };
+    expect((await get(alice, '/api/v1/uploads', brAgain)).statusCode).toBe(304);
+    const gzWithBrTag = { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag as string };
+    expect((await get(alice, '/api/v1/uploads', gzWithBrTag)).statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    for (const item of (await get(alice, '/api/v1/uploads')).json() as { stored_filename: string }[]) {
+      if (item.stored_filename === alicePng || item.stored_filename === aliceNifti) continue;
+      await t.app.inject({ method: 'DELETE', url: `/api/v1/uploads/${item.stored_filename}`, headers: alice.auth });
+    }
   });
 
   it('refuses the list without a token with 401', async () => {

@@ -1,18 +1,52 @@
 import { hash, randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import { sql } from 'drizzle-orm';
+import type { ContentEncoding } from '../../accept-encoding.ts';
 import type { Database } from '../../db/connect.ts';
 import { uploadChanges } from './upload-changes.ts';
 import type { UploadsRepository } from './uploads.repository.ts';
 
-/** A serialized list and the state of the owner's rows it was made from. */
+/** A serialized list, the state of the owner's rows it was made from, and its compressed forms once asked for. */
 interface Entry {
   fingerprint: string;
   json: Buffer;
+  compressed: Partial<Record<ContentEncoding, Promise<Buffer>>>;
+  etags: Map<ContentEncoding | undefined, string>;
+}
+
+/** One answer to send: its bytes, their encoding (undefined when sent as they are) and its ETag. */
+export interface ListAnswer {
+  body: Buffer;
+  encoding: ContentEncoding | undefined;
   etag: string;
 }
 
-/** An opaque ETag for a fingerprint (which would otherwise show row counts and times). */
-const etagOf = (fingerprint: string) => `"${hash('sha1', fingerprint, 'base64url')}"`;
+/** An opaque ETag for a fingerprint (which would otherwise show row counts and times), one per encoding. */
+function etagOf(entry: Entry, encoding: ContentEncoding | undefined): string {
+  let etag = entry.etags.get(encoding);
+  if (!etag) {
+    etag = `"${hash('sha1', entry.fingerprint, 'base64url')}${encoding ? `-${encoding}` : ''}"`;
+    entry.etags.set(encoding, etag);
+  }
+  return etag;
+}
+
+/** Below this, compressing saves less than it costs. */
+const MIN_COMPRESSED_BYTES = 1024;
+
+const compressors: Record<ContentEncoding, (json: Buffer) => Promise<Buffer>> = {
+  // Quality 5 of 11: most of brotli's gain on JSON for a few milliseconds, paid once per change of the list.
+  br: (json) =>
+    promisify(brotliCompress)(json, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 5,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: json.length,
+      },
+    }),
+  gzip: (json) => promisify(gzip)(json, { level: 6 }),
+};
 
 /** Owners whose lists are kept; the least recently used goes first. */
 const MAX_OWNERS = 500;
@@ -23,7 +57,9 @@ const MAX_OWNERS = 500;
  * moment, total size, newest id) is unchanged. The check runs on every request against the database,
  * so every replica sees an upload or a deletion made through any other at once. When this process is the
  * database's only user (PGlite, embedded and locked to one process), that query is skipped: the
- * repository counts each owner's inserts and deletes, which is exact and costs nothing.
+ * repository counts each owner's inserts and deletes, which is exact and costs nothing. A compressed form
+ * is made (off the main thread) the first time a client asks for it and kept with the entry: a
+ * thousand-item list is a fifth of a megabyte, and sending it was most of what an answer cost.
  */
 export function createUploadListCache({
   db,
@@ -50,23 +86,35 @@ export function createUploadListCache({
     return rows[0]?.fingerprint ?? '';
   }
 
-  return {
-    /** The owner's list as UTF-8 JSON bytes and its ETag, both made once per change, not per answer. */
-    async listJson(ownerId: string): Promise<{ json: Buffer; etag: string }> {
-      const fingerprint = await fingerprintOf(ownerId);
-      const cached = entries.get(ownerId);
-      if (cached && cached.fingerprint === fingerprint) {
-        // Re-inserted so the map's order stays least-recently-used first.
-        entries.delete(ownerId);
-        entries.set(ownerId, cached);
-        return cached;
-      }
-      const json = Buffer.from(JSON.stringify(await repo.listForOwner(ownerId)));
-      const entry = { fingerprint, json, etag: etagOf(fingerprint) };
+  async function entryOf(ownerId: string): Promise<Entry> {
+    const fingerprint = await fingerprintOf(ownerId);
+    const cached = entries.get(ownerId);
+    if (cached && cached.fingerprint === fingerprint) {
+      // Re-inserted so the map's order stays least-recently-used first.
       entries.delete(ownerId);
-      entries.set(ownerId, entry);
-      if (entries.size > MAX_OWNERS) entries.delete(entries.keys().next().value!);
-      return entry;
+      entries.set(ownerId, cached);
+      return cached;
+    }
+    const json = Buffer.from(JSON.stringify(await repo.listForOwner(ownerId)));
+    const entry: Entry = { fingerprint, json, compressed: {}, etags: new Map() };
+    entries.delete(ownerId);
+    entries.set(ownerId, entry);
+    if (entries.size > MAX_OWNERS) entries.delete(entries.keys().next().value!);
+    return entry;
+  }
+
+  return {
+    /**
+     * The owner's list as UTF-8 JSON, compressed with `encoding` when that is worth it, and its ETag; each
+     * form is made once per change of the list, not once per answer.
+     */
+    async listAnswer(ownerId: string, encoding: ContentEncoding | undefined): Promise<ListAnswer> {
+      const entry = await entryOf(ownerId);
+      if (!encoding || entry.json.length < MIN_COMPRESSED_BYTES) {
+        return { body: entry.json, encoding: undefined, etag: etagOf(entry, undefined) };
+      }
+      const pending = (entry.compressed[encoding] ??= compressors[encoding](entry.json));
+      return { body: await pending, encoding, etag: etagOf(entry, encoding) };
     },
   };
 }

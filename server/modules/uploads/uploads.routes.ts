@@ -12,6 +12,7 @@ import {
   uploadItem,
   uploadList,
 } from '../../../contract/uploads.ts';
+import { preferredEncoding } from '../../accept-encoding.ts';
 import { notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
@@ -66,11 +67,17 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     '/uploads',
     { ...guarded, schema: { response: { 200: uploadList, 401: errorResponse } } },
     async (request, reply) => {
-      const { json, etag } = await listCache.listJson(currentUser(request).id);
-      reply.header('etag', etag).header('cache-control', 'private, no-cache').header(UPLOAD_LIMIT_HEADER, limit);
-      if (request.headers['if-none-match'] === etag) return reply.code(304 as never).send(undefined as never);
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      const answer = await listCache.listAnswer(currentUser(request).id, encoding);
+      reply
+        .header('etag', answer.etag)
+        .header('vary', 'accept-encoding')
+        .header('cache-control', 'private, no-cache')
+        .header(UPLOAD_LIMIT_HEADER, limit);
+      if (request.headers['if-none-match'] === answer.etag) return reply.code(304 as never).send(undefined as never);
+      if (answer.encoding) reply.header('content-encoding', answer.encoding);
       // Bytes with their content type are sent as they are: the list was built from validated rows.
-      return reply.type('application/json; charset=utf-8').send(json as never);
+      return reply.type('application/json; charset=utf-8').send(answer.body as never);
     },
   );
 
