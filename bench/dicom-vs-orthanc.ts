@@ -12,6 +12,9 @@ import { median } from './lib/median.ts';
 import { pairedRounds } from './lib/paired-rounds.ts';
 
 const SLICES = 500;
+// Uploaded to each server before the clock starts, as the other benchmarks warm up: what is measured is
+// the steady state, not a just-started JavaScript engine compiling its hot paths.
+const WARMUP_SLICES = 200;
 const CLIENTS = 5;
 const SIZE = 256;
 
@@ -76,34 +79,64 @@ async function expectOk(response: Response, what: string): Promise<Response> {
   return response;
 }
 
+/*
+ * Every side's files are removed at the end, not after its round. ext4 will not hand out an inode freed
+ * in the last minute or more, and scans past each one on every file it creates: with a thousand files
+ * of the previous round just deleted, creating one took the next server about a millisecond of kernel
+ * time, more than storing its bytes, and which side paid for whose deletions depended on the order.
+ */
+const leftovers: (() => void)[] = [];
+
 const base = cleanPhantom({ size: SIZE, inner: 800, background: 0 });
-const files = Array.from({ length: SLICES }, (_, i) => slice(i, toUint16(addRicianNoise(base, 20, i + 1))));
+// Every slice its own instance, the warm-up ones after the measured ones.
+const files = Array.from({ length: SLICES + WARMUP_SLICES }, (_, i) =>
+  slice(i, toUint16(addRicianNoise(base, 20, i + 1))),
+);
+const warmups = Array.from({ length: WARMUP_SLICES }, (_, i) => SLICES + i);
 console.log(`${SLICES} slices of ${SIZE}×${SIZE} 16-bit, ${CLIENTS} parallel clients; Orthanc: ${executable}`);
 
-/** Uploads every slice to a fresh Orthanc, then fetches every preview; resolves to both rates. */
+/** The calls a round makes of one server: store slice `i` (resolving to its id there), fetch one preview. */
+interface Side {
+  pid: number;
+  upload(i: number): Promise<string>;
+  preview(id: string): Promise<void>;
+}
+
+/** Warms `side` up on the warm-up slices, then measures storing every slice and fetching every preview. */
+async function measure(side: Side): Promise<{ upload: Phase; preview: Phase }> {
+  const warmIds: string[] = [];
+  await parallel(side.pid, WARMUP_SLICES, async (k) => void (warmIds[k] = await side.upload(warmups[k]!)));
+  await parallel(side.pid, WARMUP_SLICES, (k) => side.preview(warmIds[k]!));
+  const ids: string[] = [];
+  const upload = await parallel(side.pid, SLICES, async (i) => void (ids[i] = await side.upload(i)));
+  const preview = await parallel(side.pid, SLICES, (i) => side.preview(ids[i]!));
+  return { upload, preview };
+}
+
+/** A round against a fresh Orthanc. */
 async function runOrthanc(): Promise<{ upload: Phase; preview: Phase }> {
   const orthanc = await startOrthanc(executable!, 8942);
-  const ids: string[] = [];
   try {
-    const upload = await parallel(orthanc.pid, SLICES, async (i) => {
-      const res = await expectOk(
-        await fetch(`${orthanc.url}/instances`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/dicom' },
-          body: files[i]!,
-        }),
-        'Orthanc upload',
-      );
-      ids[i] = ((await res.json()) as { ID: string }).ID;
+    return await measure({
+      pid: orthanc.pid,
+      async upload(i) {
+        const res = await expectOk(
+          await fetch(`${orthanc.url}/instances`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/dicom' },
+            body: files[i]!,
+          }),
+          'Orthanc upload',
+        );
+        return ((await res.json()) as { ID: string }).ID;
+      },
+      async preview(id) {
+        await (await expectOk(await fetch(`${orthanc.url}/instances/${id}/preview`), 'Orthanc preview')).arrayBuffer();
+      },
     });
-    const preview = await parallel(orthanc.pid, SLICES, async (i) => {
-      await (
-        await expectOk(await fetch(`${orthanc.url}/instances/${ids[i]}/preview`), 'Orthanc preview')
-      ).arrayBuffer();
-    });
-    return { upload, preview };
   } finally {
-    await orthanc.stop();
+    await orthanc.stop({ keepData: true });
+    leftovers.push(() => orthanc.removeData());
   }
 }
 
@@ -119,7 +152,7 @@ const bodies = files.map((file, i) =>
   ]),
 );
 
-/** The same against a fresh instance of this server (its own data folder, a new account). */
+/** A round against a fresh instance of this server (its own data folder, a new account). */
 async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
   const server = await startChildServer(
     'server/main.ts',
@@ -127,38 +160,38 @@ async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
     '/api/v1/health',
     databaseUrl ? { DATABASE_URL: databaseUrl } : {},
   );
-  const names: string[] = [];
   try {
     const token = await benchAccount(server.url, server.dataDir);
     const auth = { authorization: `Bearer ${token}` };
-    const upload = await parallel(server.process.pid!, SLICES, async (i) => {
-      const res = await expectOk(
-        await fetch(`${server.url}/api/v1/uploads`, {
-          method: 'POST',
-          headers: { ...auth, ...bodies[i]!.headers },
-          body: bodies[i]!.payload,
-        }),
-        'upload',
-      );
-      names[i] = ((await res.json()) as { stored_filename: string }).stored_filename;
+    return await measure({
+      pid: server.process.pid!,
+      async upload(i) {
+        const res = await expectOk(
+          await fetch(`${server.url}/api/v1/uploads`, {
+            method: 'POST',
+            headers: { ...auth, ...bodies[i]!.headers },
+            body: bodies[i]!.payload,
+          }),
+          'upload',
+        );
+        return ((await res.json()) as { stored_filename: string }).stored_filename;
+      },
+      async preview(name) {
+        const res = await fetch(`${server.url}/api/v1/uploads/${name}/preview.png`, { headers: auth });
+        await (await expectOk(res, 'preview')).arrayBuffer();
+      },
     });
-    const preview = await parallel(server.process.pid!, SLICES, async (i) => {
-      await (
-        await expectOk(
-          await fetch(`${server.url}/api/v1/uploads/${names[i]}/preview.png`, { headers: auth }),
-          'preview',
-        )
-      ).arrayBuffer();
-    });
-    return { upload, preview };
   } finally {
-    await server.stop();
+    await server.stop({ keepData: true });
+    leftovers.push(() => server.removeData());
   }
 }
 
 // Medians of paired rounds, Orthanc first in the first round.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const pairs = await pairedRounds(rounds, { theirs: runOrthanc, ours: runOurs });
+const pairs = await pairedRounds(rounds, { theirs: runOrthanc, ours: runOurs }).finally(() =>
+  leftovers.forEach((remove) => remove()),
+);
 
 const row = (label: string, kind: 'upload' | 'preview') => {
   const ours = median(pairs.map((p) => p.ours[kind].rate));
@@ -173,6 +206,11 @@ const row = (label: string, kind: 'upload' | 'preview') => {
     `${''.padEnd(10)} CPU ms per request: this server ${cpu('ours', 'serverMs')} (client ${cpu('ours', 'clientMs')}), Orthanc ${cpu('theirs', 'serverMs')} (client ${cpu('theirs', 'clientMs')})`,
   );
 };
+pairs.forEach((p, k) =>
+  console.log(
+    `round ${k + 1}: instances ${p.ours.upload.rate.toFixed(1)}/s vs ${p.theirs.upload.rate.toFixed(1)}/s, previews ${p.ours.preview.rate.toFixed(1)}/s vs ${p.theirs.preview.rate.toFixed(1)}/s (this server vs Orthanc)`,
+  ),
+);
 console.log(`medians of ${rounds} paired rounds`);
 row('instances', 'upload');
 row('previews', 'preview');

@@ -8,7 +8,9 @@ export interface ChildServer {
   url: string;
   process: ChildProcess;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Stops the process and removes its data folder, unless told to keep it for `removeData` later. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  removeData(): void;
 }
 
 async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
@@ -48,15 +50,17 @@ export async function startChildServer(
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(url + readyPath);
+  const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   return {
     url,
     process: child,
     dataDir,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) removeData();
     },
+    removeData,
   };
 }

@@ -12,11 +12,16 @@ export function orthancExecutable(): string | undefined {
   return undefined;
 }
 
+/** A running Orthanc; `stop` removes its folder unless told to keep it for `removeData` later. */
+export interface OrthancServer {
+  url: string;
+  pid: number;
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  removeData(): void;
+}
+
 /** Starts Orthanc on `port` (HTTP only, no DICOM listener, no plugins, no authentication) and waits for it. */
-export async function startOrthanc(
-  executable: string,
-  port: number,
-): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export async function startOrthanc(executable: string, port: number): Promise<OrthancServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'orthanc-bench-'));
   const config = path.join(dir, 'orthanc.json');
   writeFileSync(
@@ -46,14 +51,16 @@ export async function startOrthanc(
     if (Date.now() > deadline) throw new Error('Orthanc did not start within 30 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+  const removeData = () => rmSync(dir, { recursive: true, force: true });
   return {
     url,
     pid: child.pid!,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
-      rmSync(dir, { recursive: true, force: true });
+      if (!keepData) removeData();
     },
+    removeData,
   };
 }
