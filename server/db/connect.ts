@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { preparedStatements } from './pglite-statements.ts';
 import * as schema from './schema.ts';
 
 /** The drizzle database, whichever engine is underneath. */
@@ -66,19 +67,28 @@ const TEXT_TYPES = Object.fromEntries(
 );
 
 /**
- * Drizzle hands PGlite such parsers with every query, and PGlite copies its whole table of
- * parsers (hundreds of types) each time it is given some: a third of a millisecond per query, as much as a
- * small insert. The client opened with them needs only the row mode from each query. Drizzle's session
- * calls nothing but `query` and `transaction` (and only `query` on a transaction).
+ * What drizzle's session calls on PGlite: `query` and `transaction` (and only `query` on a transaction).
+ * Each query runs as a named prepared statement (see preparedStatements). The parsers drizzle hands over
+ * with every query are left out: the client was opened with them, and PGlite copied its whole table of
+ * parsers (hundreds of types) whenever it was given some. The embedded engine writes through to its
+ * folder (or keeps everything in memory), so there is nothing to sync after a statement.
  */
 function leanQueries(client: PGlite): PGlite {
-  const lean = (options?: QueryOptions) => (options?.parsers ? { ...options, parsers: undefined } : options);
-  const queryOf = (target: Pick<Transaction, 'query'>) => (text: string, params?: unknown[], options?: QueryOptions) =>
-    target.query(text, params, lean(options));
+  const statements = preparedStatements(client);
+  const rowMode = (options?: QueryOptions) => (options?.rowMode ? { rowMode: options.rowMode } : undefined);
   const leanClient = {
-    query: queryOf(client),
+    query: (text: string, params?: unknown[], options?: QueryOptions) =>
+      statements.outside(text, params, rowMode(options)),
     transaction: <T>(run: (tx: Transaction) => Promise<T>) =>
-      client.transaction((tx) => run({ ...tx, query: queryOf(tx) } as Transaction)),
+      client.transaction((tx) =>
+        run({
+          ...tx,
+          query: (text: string, params?: unknown[], options?: QueryOptions) => {
+            if (tx.closed) throw new Error('Transaction is closed');
+            return statements.inside(text, params, rowMode(options));
+          },
+        } as Transaction),
+      ),
   };
   return leanClient as unknown as PGlite;
 }
