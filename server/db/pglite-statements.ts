@@ -30,7 +30,7 @@ export function preparedStatements(client: PGlite, capacity = DEFAULT_CAPACITY) 
   let made = 0;
 
   const exchange = (...messages: Uint8Array[]) =>
-    client.execProtocolStream(concat([...messages, serialize.sync()]), { syncToFs: false });
+    client.execProtocolStream(Buffer.concat([...messages, serialize.sync()]), { syncToFs: false });
 
   async function prepare(text: string): Promise<Prepared> {
     const known = prepared.get(text);
@@ -76,14 +76,4 @@ export function preparedStatements(client: PGlite, capacity = DEFAULT_CAPACITY) 
     inside: <T>(text: string, params?: unknown[], options?: QueryOptions) =>
       client.runExclusive(() => run<T>(text, params, options)),
   };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
-  return whole;
 }
