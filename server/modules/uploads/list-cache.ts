@@ -113,7 +113,11 @@ export function createUploadListCache({
       if (!encoding || entry.json.length < MIN_COMPRESSED_BYTES) {
         return { body: entry.json, encoding: undefined, etag: etagOf(entry, undefined) };
       }
-      const pending = (entry.compressed[encoding] ??= compressors[encoding](entry.json));
+      // A failed compression is not kept: the next request tries again.
+      const pending = (entry.compressed[encoding] ??= compressors[encoding](entry.json).catch((error: unknown) => {
+        delete entry.compressed[encoding];
+        throw error;
+      }));
       return { body: await pending, encoding, etag: etagOf(entry, encoding) };
     },
   };
