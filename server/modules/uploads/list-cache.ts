@@ -11,8 +11,9 @@ import type { UploadsRepository } from './uploads.repository.ts';
 interface Entry {
   fingerprint: string;
   json: Buffer;
+  /** The opaque part of every ETag of this entry (a fingerprint would show row counts and times). */
+  tag: string;
   compressed: Partial<Record<ContentEncoding, Promise<Buffer>>>;
-  etags: Map<ContentEncoding | undefined, string>;
 }
 
 /** One answer to send: its bytes, their encoding (undefined when sent as they are) and its ETag. */
@@ -22,30 +23,27 @@ export interface ListAnswer {
   etag: string;
 }
 
-/** An opaque ETag for a fingerprint (which would otherwise show row counts and times), one per encoding. */
-function etagOf(entry: Entry, encoding: ContentEncoding | undefined): string {
-  let etag = entry.etags.get(encoding);
-  if (!etag) {
-    etag = `"${hash('sha1', entry.fingerprint, 'base64url')}${encoding ? `-${encoding}` : ''}"`;
-    entry.etags.set(encoding, etag);
-  }
-  return etag;
-}
+/** The ETag of an entry's answer in `encoding`: one per encoding, since the bytes differ. */
+const etagOf = (entry: Entry, encoding: ContentEncoding | undefined) =>
+  `"${entry.tag}${encoding ? `-${encoding}` : ''}"`;
 
 /** Below this, compressing saves less than it costs. */
 const MIN_COMPRESSED_BYTES = 1024;
 
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
 const compressors: Record<ContentEncoding, (json: Buffer) => Promise<Buffer>> = {
   // Quality 5 of 11: most of brotli's gain on JSON for a few milliseconds, paid once per change of the list.
   br: (json) =>
-    promisify(brotliCompress)(json, {
+    brotli(json, {
       params: {
         [constants.BROTLI_PARAM_QUALITY]: 5,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: json.length,
       },
     }),
-  gzip: (json) => promisify(gzip)(json, { level: 6 }),
+  gzip: (json) => gzipped(json, { level: 6 }),
 };
 
 /** Owners whose lists are kept; the least recently used goes first. */
@@ -96,7 +94,7 @@ export function createUploadListCache({
       return cached;
     }
     const json = Buffer.from(JSON.stringify(await repo.listForOwner(ownerId)));
-    const entry: Entry = { fingerprint, json, compressed: {}, etags: new Map() };
+    const entry: Entry = { fingerprint, json, tag: hash('sha1', fingerprint, 'base64url'), compressed: {} };
     entries.delete(ownerId);
     entries.set(ownerId, entry);
     if (entries.size > MAX_OWNERS) entries.delete(entries.keys().next().value!);
