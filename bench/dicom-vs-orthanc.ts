@@ -92,7 +92,6 @@ const base = cleanPhantom({ size: SIZE, inner: 800, background: 0 });
 const files = Array.from({ length: SLICES + WARMUP_SLICES }, (_, i) =>
   slice(i, toUint16(addRicianNoise(base, 20, i + 1))),
 );
-const warmups = Array.from({ length: WARMUP_SLICES }, (_, i) => SLICES + i);
 console.log(`${SLICES} slices of ${SIZE}×${SIZE} 16-bit, ${CLIENTS} parallel clients; Orthanc: ${executable}`);
 
 /** The calls a round makes of one server: store slice `i` (resolving to its id there), fetch one preview. */
@@ -105,7 +104,7 @@ interface Side {
 /** Warms `side` up on the warm-up slices, then measures storing every slice and fetching every preview. */
 async function measure(side: Side): Promise<{ upload: Phase; preview: Phase }> {
   const warmIds: string[] = [];
-  await parallel(side.pid, WARMUP_SLICES, async (k) => void (warmIds[k] = await side.upload(warmups[k]!)));
+  await parallel(side.pid, WARMUP_SLICES, async (k) => void (warmIds[k] = await side.upload(SLICES + k)));
   await parallel(side.pid, WARMUP_SLICES, (k) => side.preview(warmIds[k]!));
   const ids: string[] = [];
   const upload = await parallel(side.pid, SLICES, async (i) => void (ids[i] = await side.upload(i)));
