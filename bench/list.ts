@@ -2,12 +2,14 @@
 // alternated with bare node:http answering the same bytes, which shows what this machine allows right now
 // (the target is absolute, so a slow spell of the machine moves it; the baseline says by how much).
 // Measured as the dashboard asks (a browser's Accept-Encoding), then for a client that accepts no compression.
+// The load comes from bench/lib/http-load.ts, not autocannon, whose own collections stalled it long enough
+// to set the p99 of both servers (see there).
 import { writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
+import { httpLoad, type LoadResult } from './lib/http-load.ts';
 import { median } from './lib/median.ts';
 import { pairedRounds } from './lib/paired-rounds.ts';
 
@@ -42,16 +44,6 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ body: B
   });
 }
 
-/**
- * Autocannon appends every body it receives to a string, which costs it a UTF-8 decode per answer: on
- * compressed bytes that was its slow path, and the client, not either server, set the pace (1,500 req/s
- * for both). Nothing here reads the bodies, so each client keeps none; bytes are still counted.
- */
-function keepNoBodies(client: autocannon.Client): void {
-  (client as unknown as { pipelinedRequests: { addBody: (data: Buffer) => void } }).pipelinedRequests.addBody = () =>
-    undefined;
-}
-
 const clients = [
   // What Chrome sends with every fetch() of the dashboard.
   { label: 'as the dashboard asks (Accept-Encoding: gzip, deflate, br, zstd)', accept: 'gzip, deflate, br, zstd' },
@@ -78,8 +70,13 @@ try {
       ...(answer.encoding ? { CONTENT_ENCODING: answer.encoding } : {}),
     });
     try {
-      const run = (target: string, duration: number) =>
-        autocannon({ url: target, connections: 50, pipelining: 1, headers, duration, setupClient: keepNoBodies });
+      const run = async (target: string, duration: number) => {
+        const result = await httpLoad({ url: target, connections: 50, headers, seconds: duration });
+        // Each answer must be the list as saved, plus its header block: anything else was not this route.
+        const perAnswer = result.bytes / result.requests - answer.body.length;
+        if (perAnswer < 0 || perAnswer > 2048) throw new Error(`${target} answered ${perAnswer} bytes off the list`);
+        return result;
+      };
       await run(url, 2); // warm-up
       await run(bare.url, 2);
       const bareUrl = bare.url;
@@ -87,20 +84,19 @@ try {
         app: () => run(url, seconds / rounds),
         bare: () => run(bareUrl, seconds / rounds),
       });
-      const of = (side: 'app' | 'bare', pick: (r: autocannon.Result) => number) =>
-        median(results.map((r) => pick(r[side])));
+      const of = (side: 'app' | 'bare', pick: (r: LoadResult) => number) => median(results.map((r) => pick(r[side])));
       const target = index === 0 ? ' (target p99 <= 20 ms)' : '';
       console.log(`list, ${client.label}:`);
       console.log(
         `  ${items} items, ${(answer.body.length / 1024).toFixed(0)} KiB per answer (${answer.encoding ?? 'uncompressed'}), medians of ${rounds} alternated rounds`,
       );
       console.log(
-        `  this server ${of('app', (r) => r.requests.average).toFixed(0)} req/s, p50 ${of('app', (r) => r.latency.p50)} ms, p99 ${of('app', (r) => r.latency.p99)} ms${target}`,
+        `  this server ${of('app', (r) => r.rate).toFixed(0)} req/s, p50 ${of('app', (r) => r.p50).toFixed(1)} ms, p99 ${of('app', (r) => r.p99).toFixed(1)} ms${target}`,
       );
       console.log(
-        `  bare node:http with the same bytes ${of('bare', (r) => r.requests.average).toFixed(0)} req/s, p50 ${of('bare', (r) => r.latency.p50)} ms, p99 ${of('bare', (r) => r.latency.p99)} ms`,
+        `  bare node:http with the same bytes ${of('bare', (r) => r.rate).toFixed(0)} req/s, p50 ${of('bare', (r) => r.p50).toFixed(1)} ms, p99 ${of('bare', (r) => r.p99).toFixed(1)} ms`,
       );
-      const ratio = median(results.map((r) => r.app.requests.average / r.bare.requests.average));
+      const ratio = median(results.map((r) => r.app.rate / r.bare.rate));
       console.log(`  req/s ratio ${ratio.toFixed(3)} against bare node:http (median of paired rounds)`);
     } finally {
       await bare.stop();
