@@ -1,11 +1,13 @@
 // bench/dicom-vs-orthanc: 500 DICOM slices uploaded by 5 parallel clients to Orthanc (Debian's package) and
 // to this server, then every preview rendered by each. Prints instances/s, previews/s and the ratios
 // (target ≥ 1.0: this server faster than Orthanc). Skips, saying so, when Orthanc is not installed.
+import http from 'node:http';
 import { writeDicomFile, type FixtureElement } from '../tests/fixtures/dicom-writer.ts';
 import { multipartBody } from '../tests/fixtures/multipart-body.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
+import { expectOk, send } from './lib/http-send.ts';
 import { orthancExecutable, startOrthanc } from './lib/orthanc.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { median } from './lib/median.ts';
@@ -48,6 +50,9 @@ function slice(index: number, pixels: Uint16Array): Uint8Array {
   return writeDicomFile({ syntax: 'explicit-le', elements });
 }
 
+// Both servers get the same lean client, one kept-alive connection per parallel client (see http-send.ts).
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
 /** Rate of one phase, and the CPU milliseconds per job of the server and of this client. */
 interface Phase {
   rate: number;
@@ -72,11 +77,6 @@ async function parallel(pid: number, count: number, job: (index: number) => Prom
     serverMs: ((cpuSeconds(pid) - serverBefore) * 1000) / count,
     clientMs: (client.user + client.system) / 1000 / count,
   };
-}
-
-async function expectOk(response: Response, what: string): Promise<Response> {
-  if (!response.ok) throw new Error(`${what}: HTTP ${response.status} ${await response.text()}`);
-  return response;
 }
 
 /*
@@ -119,18 +119,15 @@ async function runOrthanc(): Promise<{ upload: Phase; preview: Phase }> {
     return await measure({
       pid: orthanc.pid,
       async upload(i) {
-        const res = await expectOk(
-          await fetch(`${orthanc.url}/instances`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/dicom' },
-            body: files[i]!,
-          }),
-          'Orthanc upload',
-        );
-        return ((await res.json()) as { ID: string }).ID;
+        const answer = await send(agent, `${orthanc.url}/instances`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/dicom' },
+          body: files[i]!,
+        });
+        return (JSON.parse(expectOk(answer, 'Orthanc upload').body.toString()) as { ID: string }).ID;
       },
       async preview(id) {
-        await (await expectOk(await fetch(`${orthanc.url}/instances/${id}/preview`), 'Orthanc preview')).arrayBuffer();
+        expectOk(await send(agent, `${orthanc.url}/instances/${id}/preview`), 'Orthanc preview');
       },
     });
   } finally {
@@ -165,19 +162,15 @@ async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
     return await measure({
       pid: server.process.pid!,
       async upload(i) {
-        const res = await expectOk(
-          await fetch(`${server.url}/api/v1/uploads`, {
-            method: 'POST',
-            headers: { ...auth, ...bodies[i]!.headers },
-            body: bodies[i]!.payload,
-          }),
-          'upload',
-        );
-        return ((await res.json()) as { stored_filename: string }).stored_filename;
+        const answer = await send(agent, `${server.url}/api/v1/uploads`, {
+          method: 'POST',
+          headers: { ...auth, ...bodies[i]!.headers },
+          body: bodies[i]!.payload,
+        });
+        return (JSON.parse(expectOk(answer, 'upload').body.toString()) as { stored_filename: string }).stored_filename;
       },
       async preview(name) {
-        const res = await fetch(`${server.url}/api/v1/uploads/${name}/preview.png`, { headers: auth });
-        await (await expectOk(res, 'preview')).arrayBuffer();
+        expectOk(await send(agent, `${server.url}/api/v1/uploads/${name}/preview.png`, { headers: auth }), 'preview');
       },
     });
   } finally {
