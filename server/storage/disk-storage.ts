@@ -41,7 +41,7 @@ export function createDiskStorage(root: string): Storage {
     async put(key, body, options = {}) {
       const target = fileOf(key);
       // A new key no reader knows of yet (see Storage.put): no temporary file and no rename needed.
-      if (body instanceof Uint8Array) return inFolderOf(target, () => writeHeld(target, body, options.limit));
+      if (body instanceof Uint8Array) return inFolderOf(target, () => writeHeld(target, body, options));
       await makeFolder(tmpDir);
       const temp = path.join(tmpDir, randomUUID());
       try {
@@ -95,11 +95,11 @@ async function writeStream(file: string, body: Readable, limit: number | undefin
   }
 }
 
-/** Writes bytes already in memory to `file`, hashing them meanwhile on the hashing thread. */
-async function writeHeld(file: string, bytes: Uint8Array, limit: number | undefined) {
+/** Writes bytes already in memory to `file`, hashing them meanwhile unless their hash is known. */
+async function writeHeld(file: string, bytes: Uint8Array, { limit, sha256 }: { limit?: number; sha256?: string }) {
   if (limit !== undefined && bytes.length > limit) throw new TooLargeError(limit);
-  const [sha256] = await Promise.all([sha256Of(bytes), writeFileDurably(file, bytes)]);
-  return { size: bytes.length, sha256 };
+  const [digest] = await Promise.all([sha256 ?? sha256Of(bytes), writeFileDurably(file, bytes)]);
+  return { size: bytes.length, sha256: digest };
 }
 
 /** Reads a whole stream into one buffer; for small objects only (previews, metadata). */

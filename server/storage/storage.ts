@@ -19,12 +19,13 @@ export interface Storage {
    * held in memory are for a key nothing refers to yet (an upload's new server-made name), which no
    * reader can ask for before the write ends: disk writes them in place, and never over an existing
    * object. `limit` aborts with TooLargeError once more bytes than that arrive; nothing is
-   * left behind.
+   * left behind. `sha256` is the hash of held bytes when the caller already made it; a store may use it
+   * instead of hashing them again.
    */
   put(
     key: string,
     body: Readable | Uint8Array,
-    options?: { limit?: number },
+    options?: { limit?: number; sha256?: string },
   ): Promise<{ size: number; sha256: string }>;
   get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectStat | undefined>;

@@ -1,9 +1,12 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { deidentifyDicom } from '../../imaging/dicom/deidentify.ts';
+import {
+  deidentifyOffThread,
+  UnreadableDicomError,
+  type CleanDicom,
+} from '../../imaging/dicom/deidentify-off-thread.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
-import { UndecodableImageError } from '../../imaging/volume.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { checkSignature, HEAD_BYTES, type FileType } from '../uploads/file-types.ts';
@@ -66,7 +69,7 @@ function budgetHold(budget: number) {
 
 /**
  * Reads a DICOM upload whole and returns it de-identified (PS3.15 Basic Profile, UIDs remapped per
- * owner), so identifying values never reach storage, not even briefly. Its first bytes are judged as
+ * owner) with its SHA-256, so identifying values never reach storage, not even briefly. Its first bytes are judged as
  * soon as they arrive. Refuses a file that is not DICOM or cannot be parsed (it cannot be shown to be
  * clean), one larger than the hold limit, and one the shared memory budget cannot hold now.
  */
@@ -75,7 +78,7 @@ export async function deidentifiedUpload(
   type: FileType,
   request: FastifyRequest,
   limits: CleaningLimits = defaultLimits,
-): Promise<Uint8Array> {
+): Promise<CleanDicom | undefined> {
   const hold = budgetHold(limits.budget);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -92,7 +95,7 @@ export async function deidentifiedUpload(
       size += chunk.length;
       if (!judged && size >= HEAD_BYTES) checkSignature(type, Buffer.concat(chunks));
     }
-    if (size === 0) return new Uint8Array(0);
+    if (size === 0) return undefined;
     if (size < HEAD_BYTES) checkSignature(type, Buffer.concat(chunks));
     // Each chunk is let go once copied, so a large file is not held twice over for long.
     const whole = new Uint8Array(size);
@@ -102,11 +105,10 @@ export async function deidentifiedUpload(
       chunks[i] = EMPTY;
     }
     try {
-      return deidentifyDicom(whole, currentUser(request).id);
+      return await deidentifyOffThread(whole, currentUser(request).id);
     } catch (error) {
-      throw unsupportedType(
-        error instanceof UndecodableImageError ? error.message : 'This DICOM file could not be read.',
-      );
+      if (error instanceof UnreadableDicomError) throw unsupportedType(error.message);
+      throw error;
     }
   } finally {
     hold.release();

@@ -2,6 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
+import type { CleanDicom } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
@@ -49,15 +50,20 @@ async function storePart(
   }
   const storedFilename = newStoredFilename(type.extension);
   try {
-    const body = isDeidentifiedOnArrival(type.format, request)
-      ? await deidentifiedUpload(part.file, type, request)
-      : streamedBody(part.file, type, request);
-    const { size, sha256 } = await storage.put(uploadStorageKey(storedFilename), body, { limit });
+    const key = uploadStorageKey(storedFilename);
+    const { size, sha256 } = isDeidentifiedOnArrival(type.format, request)
+      ? await storeClean(storage, key, await deidentifiedUpload(part.file, type, request), limit)
+      : await storage.put(key, streamedBody(part.file, type, request), { limit });
     return { storedFilename, originalName, type, size, sha256 };
   } catch (error) {
     if (error instanceof TooLargeError) throw tooLarge(tooLargeMessage(limit));
     throw error;
   }
+}
+
+/** Stores a de-identified DICOM file with the hash made beside it (an empty upload is stored empty, then refused). */
+function storeClean(storage: Storage, key: string, clean: CleanDicom | undefined, limit: number) {
+  return storage.put(key, clean?.bytes ?? new Uint8Array(0), { limit, sha256: clean?.sha256 });
 }
 
 function streamedBody(file: Readable, type: FileType, request: FastifyRequest): Readable {
