@@ -58,7 +58,7 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
       const baseName = files.length === 1 ? files[0]!.name.replace(/\.zip$/i, '') : `${files[0]!.name} and others`;
       const items = [];
       for (const [index, one] of series.entries()) {
-        const packed = packSeries(one, user.id, keepsOriginal(request));
+        const packed = await packSeries(one, user.id, keepsOriginal(request));
         const storedFilename = newStoredFilename('.zip');
         const stored = await app.storage.put(
           uploadStorageKey(storedFilename),

@@ -1,5 +1,6 @@
 import { unzipSync, zipSync } from 'fflate';
-import { deidentifyDicom, remapUid } from '../../imaging/dicom/deidentify.ts';
+import { remapUid } from '../../imaging/dicom/deidentify.ts';
+import { deidentifyOffThread } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { numberValue, parseDicom, stringValue } from '../../imaging/dicom/dicom-dataset.ts';
 
 /** One file as it arrived: its name and bytes. */
@@ -75,12 +76,16 @@ export function groupSeries(files: ArrivedSlice[]): { series: DicomSeries[]; ski
 
 /**
  * One stored object for a series: a zip of its slices in order (slice-0001.dcm, …), de-identified
- * for the owner unless the uploader keeps the originals. Stored, not deflated: pixel data rarely shrinks.
+ * for the owner (on the de-identifying thread) unless the uploader keeps the originals. Stored, not
+ * deflated: pixel data rarely shrinks. The slices' bytes may be handed to that thread: not for reuse.
  */
-export function packSeries(series: DicomSeries, ownerId: string, keepOriginal: boolean) {
+export async function packSeries(series: DicomSeries, ownerId: string, keepOriginal: boolean) {
+  const slices = keepOriginal
+    ? series.slices
+    : await Promise.all(series.slices.map(async (bytes) => (await deidentifyOffThread(bytes, ownerId)).bytes));
   const entries: Record<string, Uint8Array> = {};
-  series.slices.forEach((bytes, i) => {
-    entries[`slice-${String(i + 1).padStart(4, '0')}.dcm`] = keepOriginal ? bytes : deidentifyDicom(bytes, ownerId);
+  slices.forEach((bytes, i) => {
+    entries[`slice-${String(i + 1).padStart(4, '0')}.dcm`] = bytes;
   });
   return {
     archive: zipSync(entries, { level: 0 }),
