@@ -54,6 +54,8 @@ export function createDiskStorage(root: string): Storage {
       }
     },
 
+    localPath: fileOf,
+
     async get(key, range) {
       const file = fileOf(key);
       await stat(file);

@@ -105,7 +105,8 @@ export function durableFileWriter(file: string, flushEvery = FLUSH_EVERY_BYTES):
 }
 
 /** A new file whose every write returns once its bytes are on disk; fails if the file exists. */
-const NEW_SYNCED_FILE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_DSYNC;
+export const NEW_SYNCED_FILE =
+  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_DSYNC;
 
 /**
  * Writes bytes held in memory to a new file and returns once they are on disk: the same guarantee as

@@ -225,9 +225,11 @@ describe('identifying values never reach storage', () => {
     const { fixtureIdentity } = await import('../fixtures/identity.ts');
     const disk = createDiskStorage(await mkdtemp(path.join(tmpdir(), 'lumenqc-recording-')));
     const written: Buffer[] = [];
-    // A store that keeps a copy of every byte it is given, before writing it.
+    // A store that keeps a copy of every byte it is given, before writing it. It offers no local path,
+    // as S3 does not, so every byte goes through put.
     const recording: typeof disk = {
       ...disk,
+      localPath: undefined,
       async put(key, body, options) {
         if (body instanceof Uint8Array) {
           written.push(Buffer.from(body));
@@ -251,5 +253,18 @@ describe('identifying values never reach storage', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('keeps none of them in the file the de-identifying thread writes to local disk', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const path = await import('node:path');
+    const { fixtureIdentity } = await import('../fixtures/identity.ts');
+    const { uploadStorageKey } = await import('../../server/modules/uploads/uploads.repository.ts');
+    const res = await uploadFile(t, user, 'patient.dcm', await phantomDicom({ syntax: 'explicit-le' }));
+    expect(res.statusCode).toBe(201);
+    const item = res.json();
+    const stored = await readFile(path.join(t.dataDir, 'uploads', uploadStorageKey(item.stored_filename)));
+    expect(stored.length).toBe(item.size_bytes);
+    for (const value of Object.values(fixtureIdentity)) expect(stored.toString('latin1')).not.toContain(value);
   });
 });

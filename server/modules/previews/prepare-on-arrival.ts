@@ -1,11 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import {
-  deidentifyOffThread,
-  UnreadableDicomError,
-  type CleanDicom,
-} from '../../imaging/dicom/deidentify-off-thread.ts';
+import { UnreadableDicomError } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
@@ -68,17 +64,20 @@ function budgetHold(budget: number) {
 }
 
 /**
- * Reads a DICOM upload whole and returns it de-identified (PS3.15 Basic Profile, UIDs remapped per
- * owner) with its SHA-256, so identifying values never reach storage, not even briefly. Its first bytes are judged as
- * soon as they arrive. Refuses a file that is not DICOM or cannot be parsed (it cannot be shown to be
- * clean), one larger than the hold limit, and one the shared memory budget cannot hold now.
+ * Reads a DICOM upload whole and hands it to `cleanAndStore`, which de-identifies it (PS3.15 Basic
+ * Profile, UIDs remapped per owner; see deidentify-off-thread.ts) and stores it, so identifying values
+ * never reach storage, not even briefly. Its first bytes are judged as soon as they arrive. Refuses a
+ * file that is not DICOM or cannot be parsed (it cannot be shown to be clean), one larger than the hold
+ * limit, and one the shared memory budget cannot hold now; the file counts against that budget until
+ * stored. An empty upload gives undefined.
  */
-export async function deidentifiedUpload(
+export async function deidentifiedUpload<T>(
   file: Readable,
   type: FileType,
   request: FastifyRequest,
+  cleanAndStore: (whole: Uint8Array, ownerId: string) => Promise<T>,
   limits: CleaningLimits = defaultLimits,
-): Promise<CleanDicom | undefined> {
+): Promise<T | undefined> {
   const hold = budgetHold(limits.budget);
   const chunks: Buffer[] = [];
   let size = 0;
@@ -105,7 +104,7 @@ export async function deidentifiedUpload(
       chunks[i] = EMPTY;
     }
     try {
-      return await deidentifyOffThread(whole, currentUser(request).id);
+      return await cleanAndStore(whole, currentUser(request).id);
     } catch (error) {
       if (error instanceof UnreadableDicomError) throw unsupportedType(error.message);
       throw error;

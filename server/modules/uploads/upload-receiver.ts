@@ -2,7 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
-import type { CleanDicom } from '../../imaging/dicom/deidentify-off-thread.ts';
+import { deidentifyOffThread, deidentifyToFile } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
@@ -52,7 +52,7 @@ async function storePart(
   try {
     const key = uploadStorageKey(storedFilename);
     const { size, sha256 } = isDeidentifiedOnArrival(type.format, request)
-      ? await storeClean(storage, key, await deidentifiedUpload(part.file, type, request), limit)
+      ? await storeClean(part.file, type, request, storage, key, limit)
       : await storage.put(key, streamedBody(part.file, type, request), { limit });
     return { storedFilename, originalName, type, size, sha256 };
   } catch (error) {
@@ -61,9 +61,26 @@ async function storePart(
   }
 }
 
-/** Stores a de-identified DICOM file with the hash made beside it (an empty upload is stored empty, then refused). */
-function storeClean(storage: Storage, key: string, clean: CleanDicom | undefined, limit: number) {
-  return storage.put(key, clean?.bytes ?? new Uint8Array(0), { limit, sha256: clean?.sha256 });
+/**
+ * De-identifies a DICOM upload and stores it. On local disk the cleaning thread writes the file itself,
+ * so the bytes never travel back to the event loop; elsewhere the cleaned bytes go to `storage.put`. An
+ * empty upload is stored empty, then refused.
+ */
+async function storeClean(
+  file: Readable,
+  type: FileType,
+  request: FastifyRequest,
+  storage: Storage,
+  key: string,
+  limit: number,
+): Promise<{ size: number; sha256: string }> {
+  const localFile = storage.localPath?.(key);
+  const stored = await deidentifiedUpload(file, type, request, async (whole, ownerId) => {
+    if (localFile) return deidentifyToFile(whole, ownerId, localFile, limit);
+    const clean = await deidentifyOffThread(whole, ownerId);
+    return storage.put(key, clean.bytes, { limit, sha256: clean.sha256 });
+  });
+  return stored ?? storage.put(key, new Uint8Array(0), { limit });
 }
 
 function streamedBody(file: Readable, type: FileType, request: FastifyRequest): Readable {

@@ -10,6 +10,8 @@ const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const request = { query: {}, user: { id: 'owner-1' } } as unknown as FastifyRequest;
 const limits = { budget: 1e6, pictureHold: 1e6, dicomHold: 1e6 };
 const dicom = fileTypeOf('slice.dcm')!;
+// Every upload below is refused before it would be cleaned and stored.
+const neverStored = () => Promise.reject(new Error('stored a refused upload'));
 
 async function collect(stream: NodeJS.ReadableStream & { pipe: unknown }, chunks: Buffer[]) {
   const out: Buffer[] = [];
@@ -60,14 +62,14 @@ describe('cleaning uploads on arrival within bounded memory', () => {
   it('refuses a DICOM file larger than the hold limit with 413, and one the budget cannot hold with 503', async () => {
     const preamble = Buffer.alloc(132);
     preamble.write('DICM', 128, 'latin1');
-    const tooLarge = deidentifiedUpload(Readable.from([preamble, Buffer.alloc(4000)]), dicom, request, {
+    const tooLarge = deidentifiedUpload(Readable.from([preamble, Buffer.alloc(4000)]), dicom, request, neverStored, {
       ...limits,
       dicomHold: 4000,
     });
     await expect(tooLarge).rejects.toMatchObject({ statusCode: 413 });
     const holding = metadataStripper('png', { ...limits, budget: 5000 });
     holding.write(Buffer.alloc(4000));
-    const busy = deidentifiedUpload(Readable.from([preamble, Buffer.alloc(2000)]), dicom, request, {
+    const busy = deidentifiedUpload(Readable.from([preamble, Buffer.alloc(2000)]), dicom, request, neverStored, {
       ...limits,
       budget: 5000,
     });
@@ -83,7 +85,7 @@ describe('cleaning uploads on arrival within bounded memory', () => {
         yield Buffer.alloc(1000, 0x41);
       }
     }
-    const refused = deidentifiedUpload(Readable.from(notDicom()), dicom, request, limits);
+    const refused = deidentifiedUpload(Readable.from(notDicom()), dicom, request, neverStored, limits);
     await expect(refused).rejects.toMatchObject({ statusCode: 415 });
     expect(pulled).toBeLessThan(5);
   });
