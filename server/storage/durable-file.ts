@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 
 // Looked up on each call rather than bound once, so a test can watch the flushes.
@@ -105,8 +106,7 @@ export function durableFileWriter(file: string, flushEvery = FLUSH_EVERY_BYTES):
 }
 
 /** A new file whose every write returns once its bytes are on disk; fails if the file exists. */
-export const NEW_SYNCED_FILE =
-  fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_DSYNC;
+const NEW_SYNCED_FILE = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_DSYNC;
 
 /**
  * Writes bytes held in memory to a new file and returns once they are on disk: the same guarantee as
@@ -123,5 +123,33 @@ export async function writeFileDurably(file: string, bytes: Uint8Array): Promise
     whole = true;
   } finally {
     await close(fd).finally(() => (whole ? undefined : rm(file, { force: true })));
+  }
+}
+
+/**
+ * `writeFileDurably` with calls that block the calling thread, for a thread of the server's own (the
+ * DICOM cleaning threads): there, open, write and close cost nothing on the event loop, where each would
+ * be a round trip through it. Makes the file's folder when it is missing (first use, or removed from
+ * outside).
+ */
+export function writeFileDurablySync(file: string, bytes: Uint8Array): void {
+  const fd = openNewSync(file);
+  try {
+    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+}
+
+function openNewSync(file: string): number {
+  try {
+    return fs.openSync(file, NEW_SYNCED_FILE, 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    return fs.openSync(file, NEW_SYNCED_FILE, 0o644);
   }
 }
