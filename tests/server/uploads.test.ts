@@ -161,6 +161,11 @@ describe('POST /uploads', () => {
     const rows = await t.app.db.select().from(uploads).where(eq(uploads.ownerId, user.id));
     expect(rows.length).toBe(before + 8);
     const names = new Set(sent.map((r) => r.json().stored_filename));
+    // Rows written together by one statement each keep their own values.
+    const nameOf = new Map(rows.map((row) => [row.storedFilename, row.originalName]));
+    for (const answer of sent) {
+      expect(nameOf.get(answer.json().stored_filename)).toBe(answer.json().original_name_guess);
+    }
     const events = await t.app.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload.create'));
     expect(events.filter((e) => names.has((e.detail as { stored_filename: string }).stored_filename)).length).toBe(8);
     const listed = (await t.app.inject({ url: '/api/v1/uploads', headers: user.auth })).json();

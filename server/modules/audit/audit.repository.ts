@@ -20,27 +20,29 @@ const rowOf = (event: AuditEvent) => ({
 });
 
 /**
- * The insert of one event as a common table expression, to be written by the same statement as the
- * change it records: both land or neither does, in one round trip. Its fields are placeholders, so the
- * statement can be built once and prepared; `auditValues` fills them.
+ * The insert of `count` events as a common table expression, to be written by the same statement as the
+ * changes they record: all land or none does, in one round trip. Its fields are placeholders, so the
+ * statement can be built once and prepared; `auditValues` fills those of the event at each index.
  */
-export function auditInsertCte(db: Database) {
+export function auditInsertCte(db: Database, count = 1) {
   return db.$with('audit_event').as(
-    db.insert(auditEvents).values({
-      userId: sql.placeholder('auditUserId'),
-      action: sql.placeholder('auditAction'),
-      ip: sql.placeholder('auditIp'),
-      detail: sql.placeholder('auditDetail'),
-    }),
+    db.insert(auditEvents).values(
+      Array.from({ length: count }, (_, i) => ({
+        userId: sql.placeholder(`auditUserId${i}`),
+        action: sql.placeholder(`auditAction${i}`),
+        ip: sql.placeholder(`auditIp${i}`),
+        detail: sql.placeholder(`auditDetail${i}`),
+      })),
+    ),
   );
 }
 
-/** The values of `auditInsertCte`'s placeholders for one event (its moment is the statement's). */
-export const auditValues = (event: AuditEvent) => ({
-  auditUserId: event.userId,
-  auditAction: event.action,
-  auditIp: event.ip,
-  auditDetail: event.detail ?? null,
+/** The values of `auditInsertCte`'s placeholders for the event at `index` (its moment is the statement's). */
+export const auditValues = (event: AuditEvent, index = 0) => ({
+  [`auditUserId${index}`]: event.userId,
+  [`auditAction${index}`]: event.action,
+  [`auditIp${index}`]: event.ip,
+  [`auditDetail${index}`]: event.detail ?? null,
 });
 
 /** Writes audit events (sign-in, uploads, shares…) to `audit_events`. */
