@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
@@ -61,6 +61,13 @@ const UPLOAD_FIELDS = [
   'createdAt',
 ] as const satisfies readonly (keyof NewUpload)[];
 
+/** The placeholders of the row at `index` of a multi-row insert, named as `valuesOf` fills them. */
+const placeholdersOf = (index: number) =>
+  Object.fromEntries(UPLOAD_FIELDS.map((name) => [name, sql.placeholder(`${name}${index}`)])) as Record<
+    (typeof UPLOAD_FIELDS)[number],
+    Placeholder
+  >;
+
 /** The placeholder values of a statement made by `insertStatement(rows.length)`. */
 function valuesOf(rows: NewRow[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
@@ -81,18 +88,16 @@ export function createUploadsRepository({ db }: { db: Database }) {
     db
       .with(auditInsertCte(db, count))
       .insert(uploads)
-      .values(
-        Array.from({ length: count }, (_, i) =>
-          Object.fromEntries(UPLOAD_FIELDS.map((name) => [name, sql.placeholder(`${name}${i}`)])),
-        ) as NewUpload[],
-      )
+      .values(Array.from({ length: count }, (_, i) => placeholdersOf(i)))
       .prepare(`insert_uploads_with_audit_${count}`);
   const insertStatement = (count: number) => {
     let statement = statements.get(count);
     if (!statement) statements.set(count, (statement = buildInsert(count)));
     return statement;
   };
-  const insertUploads = groupCommit((rows: NewRow[]) => insertStatement(rows.length).execute(valuesOf(rows)));
+  const insertUploads = groupCommit(async (rows: NewRow[]) => {
+    await insertStatement(rows.length).execute(valuesOf(rows));
+  });
 
   return {
     /**
