@@ -1,10 +1,10 @@
 import { and, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
+import { groupCommit } from '../../db/group-commit.ts';
 import { notFound } from '../../http-errors.ts';
 import { auditInsertCte, auditValues, type AuditEvent } from '../audit/audit.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { groupCommit } from '../../db/group-commit.ts';
 import { uploadChanges } from './upload-changes.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
 
@@ -101,10 +101,10 @@ export function createUploadsRepository({ db }: { db: Database }) {
 
   return {
     /**
-     * Records a stored upload, and its audit event in the same statement. Uploads that finish while
-     * another is being recorded share the next statement (see groupCommit). Nothing is read back: the
-     * caller already holds every field the API lists (created_at included), and parsing a returned row
-     * costs PGlite more than the insert.
+     * Records a stored upload, and its audit event in the same statement. Uploads stored in the same turn
+     * of the event loop, or while another is being recorded, share one statement (see groupCommit).
+     * Nothing is read back: the caller already holds every field the API lists (created_at included), and
+     * parsing a returned row costs PGlite more than the insert.
      */
     async insert(values: NewUpload & { createdAt: Date }, event: AuditEvent): Promise<void> {
       await insertUploads({ values, event });
