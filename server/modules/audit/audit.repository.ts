@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
 import { auditEvents } from './audit.table.ts';
@@ -28,6 +29,7 @@ export function auditInsertCte(db: Database, count = 1) {
   return db.$with('audit_event').as(
     db.insert(auditEvents).values(
       Array.from({ length: count }, (_, i) => ({
+        id: sql.placeholder(`auditId${i}`),
         userId: sql.placeholder(`auditUserId${i}`),
         action: sql.placeholder(`auditAction${i}`),
         ip: sql.placeholder(`auditIp${i}`),
@@ -37,8 +39,12 @@ export function auditInsertCte(db: Database, count = 1) {
   );
 }
 
-/** The values of `auditInsertCte`'s placeholders for the event at `index` (its moment is the statement's). */
+/**
+ * The values of `auditInsertCte`'s placeholders for the event at `index`: its moment is the statement's,
+ * its id made here for the reason `valuesOf` in uploads.repository.ts gives.
+ */
 export const auditValues = (event: AuditEvent, index = 0) => ({
+  [`auditId${index}`]: randomUUID(),
   [`auditUserId${index}`]: event.userId,
   [`auditAction${index}`]: event.action,
   [`auditIp${index}`]: event.ip,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
@@ -10,7 +11,7 @@ import { shareLinks, uploads } from './uploads.table.ts';
 
 /** A row of `uploads`. */
 export type UploadRow = typeof uploads.$inferSelect;
-/** What a new upload needs; the database fills id and created_at. */
+/** What a new upload needs; an id is made when it has none. */
 export type NewUpload = typeof uploads.$inferInsert;
 
 /** Where the bytes of an upload live in the object store. */
@@ -46,6 +47,7 @@ interface NewRow {
 }
 
 const UPLOAD_FIELDS = [
+  'id',
   'ownerId',
   'storedFilename',
   'originalName',
@@ -72,7 +74,16 @@ const placeholdersOf = (index: number) =>
 function valuesOf(rows: NewRow[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   rows.forEach(({ values: row, event }, i) => {
-    const filled = { deidentified: false, seriesInstanceUid: null, sliceCount: null, metadata: null, ...row };
+    const filled = {
+      // Made here rather than by the column default: PGlite draws gen_random_uuid() from /dev/urandom
+      // through its emulated file system, an open, a read and a close for every row.
+      id: randomUUID(),
+      deidentified: false,
+      seriesInstanceUid: null,
+      sliceCount: null,
+      metadata: null,
+      ...row,
+    };
     for (const name of UPLOAD_FIELDS) values[`${name}${i}`] = filled[name];
     Object.assign(values, auditValues(event, i));
   });
