@@ -15,8 +15,12 @@ import { pairedRounds } from './lib/paired-rounds.ts';
 
 const SLICES = 500;
 // Uploaded to each server before the clock starts, as the other benchmarks warm up: what is measured is
-// the steady state, not a just-started JavaScript engine compiling its hot paths.
-const WARMUP_SLICES = 200;
+// the steady state, not a just-started JavaScript engine compiling its hot paths. This server's CPU per
+// upload, by 250-upload window after start: 3.3-4.4 ms, 2.1-2.6, 1.4-2.2, 1.5-2.1, then 1.3-1.9 from the
+// 1,000th on; 200 warm-up uploads left the measured 500 on the slope.
+const WARMUP_SLICES = Number(process.env.BENCH_WARMUP ?? 1500);
+// Previews warm up on fewer: a preview is slower than an upload, so far fewer run before its code is hot.
+const WARMUP_PREVIEWS = 200;
 const CLIENTS = 5;
 const SIZE = 256;
 
@@ -88,11 +92,12 @@ async function parallel(pid: number, count: number, job: (index: number) => Prom
 const leftovers: (() => void)[] = [];
 
 const base = cleanPhantom({ size: SIZE, inner: 800, background: 0 });
-// Every slice its own instance, the warm-up ones after the measured ones.
-const files = Array.from({ length: SLICES + WARMUP_SLICES }, (_, i) =>
-  slice(i, toUint16(addRicianNoise(base, 20, i + 1))),
+// Every slice its own instance, the warm-up ones after the measured ones and sharing their pixels.
+const pixels = Array.from({ length: SLICES }, (_, i) => toUint16(addRicianNoise(base, 20, i + 1)));
+const files = Array.from({ length: SLICES + WARMUP_SLICES }, (_, i) => slice(i, pixels[i % SLICES]!));
+console.log(
+  `${SLICES} slices of ${SIZE}×${SIZE} 16-bit, ${CLIENTS} parallel clients, after ${WARMUP_SLICES} warm-up uploads and ${WARMUP_PREVIEWS} previews; Orthanc: ${executable}`,
 );
-console.log(`${SLICES} slices of ${SIZE}×${SIZE} 16-bit, ${CLIENTS} parallel clients; Orthanc: ${executable}`);
 
 /** The calls a round makes of one server: store slice `i` (resolving to its id there), fetch one preview. */
 interface Side {
@@ -105,7 +110,7 @@ interface Side {
 async function measure(side: Side): Promise<{ upload: Phase; preview: Phase }> {
   const warmIds: string[] = [];
   await parallel(side.pid, WARMUP_SLICES, async (k) => void (warmIds[k] = await side.upload(SLICES + k)));
-  await parallel(side.pid, WARMUP_SLICES, (k) => side.preview(warmIds[k]!));
+  await parallel(side.pid, WARMUP_PREVIEWS, (k) => side.preview(warmIds[k]!));
   const ids: string[] = [];
   const upload = await parallel(side.pid, SLICES, async (i) => void (ids[i] = await side.upload(i)));
   const preview = await parallel(side.pid, SLICES, (i) => side.preview(ids[i]!));
@@ -200,7 +205,7 @@ const row = (label: string, kind: 'upload' | 'preview') => {
 };
 pairs.forEach((p, k) =>
   console.log(
-    `round ${k + 1}: instances ${p.ours.upload.rate.toFixed(1)}/s vs ${p.theirs.upload.rate.toFixed(1)}/s, previews ${p.ours.preview.rate.toFixed(1)}/s vs ${p.theirs.preview.rate.toFixed(1)}/s (this server vs Orthanc)`,
+    `round ${k + 1}: instances ${p.ours.upload.rate.toFixed(1)}/s vs ${p.theirs.upload.rate.toFixed(1)}/s (CPU ${p.ours.upload.serverMs.toFixed(2)} vs ${p.theirs.upload.serverMs.toFixed(2)} ms), previews ${p.ours.preview.rate.toFixed(1)}/s vs ${p.theirs.preview.rate.toFixed(1)}/s (this server vs Orthanc)`,
   ),
 );
 console.log(`medians of ${rounds} paired rounds`);
