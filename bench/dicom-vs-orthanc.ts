@@ -16,10 +16,10 @@ import { pairedRounds } from './lib/paired-rounds.ts';
 const SLICES = 500;
 // Uploaded to each server before the clock starts, as the other benchmarks warm up: what is measured is
 // the steady state, not a just-started JavaScript engine compiling its hot paths. This server's CPU per
-// upload, by 250-upload window after start: 3.3-4.4 ms, 2.1-2.6, 1.4-2.2, 1.5-2.1, then 1.3-1.9 from the
-// 1,000th on; 200 warm-up uploads left the measured 500 on the slope.
+// upload, by 250-upload window after start, in four runs: 3.3-4.4 ms, 2.1-2.6, 1.4-2.2, 1.5-2.1, then
+// 1.1-2.2 from the 1,000th on; 200 warm-up uploads left the measured 500 on the slope.
 const WARMUP_SLICES = Number(process.env.BENCH_WARMUP ?? 1500);
-// Previews warm up on fewer: a preview is slower than an upload, so far fewer run before its code is hot.
+// Previews keep the 200 they always warmed up on: the slope above was measured on uploads.
 const WARMUP_PREVIEWS = 200;
 const CLIENTS = 5;
 const SIZE = 256;
