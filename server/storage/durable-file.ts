@@ -133,7 +133,7 @@ export async function writeFileDurably(file: string, bytes: Uint8Array): Promise
  * outside).
  */
 export function writeFileDurablySync(file: string, bytes: Uint8Array): void {
-  const fd = openNewSync(file);
+  const fd = openNewFileSync(file, NEW_SYNCED_FILE);
   try {
     for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
   } catch (error) {
@@ -144,12 +144,13 @@ export function writeFileDurablySync(file: string, bytes: Uint8Array): void {
   fs.closeSync(fd);
 }
 
-function openNewSync(file: string): number {
+/** Opens a new file with `flags`, making its folder when it is missing. */
+export function openNewFileSync(file: string, flags: number): number {
   try {
-    return fs.openSync(file, NEW_SYNCED_FILE, 0o644);
+    return fs.openSync(file, flags, 0o644);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    return fs.openSync(file, NEW_SYNCED_FILE, 0o644);
+    return fs.openSync(file, flags, 0o644);
   }
 }

@@ -2,9 +2,10 @@
 // and either answers it or writes it to a new file itself.
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
-import { writeFileDurablySync } from '../../storage/durable-file.ts';
+import { byteLength, joinBytes } from '../../storage/byte-runs.ts';
+import { writeNewFileDirectSync } from '../../storage/direct-file.ts';
 import { UndecodableImageError } from '../volume.ts';
-import { deidentifyDicom } from './deidentify.ts';
+import { deidentifyDicomParts } from './deidentify.ts';
 
 /** A file to clean, transferred (not copied) from the main thread, and the owner whose UIDs it gets. */
 interface DeidentifyJob {
@@ -17,27 +18,32 @@ interface DeidentifyJob {
 }
 
 parentPort!.on('message', ({ id, bytes, salt, file, limit }: DeidentifyJob) => {
-  let clean: Uint8Array;
+  let clean: Uint8Array[];
   try {
-    clean = deidentifyDicom(bytes, salt);
+    clean = deidentifyDicomParts(bytes, salt);
   } catch (error) {
     // Only the message of an undecodable file is meant for the user; anything else stays generic.
     const undecodable = error instanceof UndecodableImageError ? error.message : undefined;
     parentPort!.postMessage({ id, failed: 'unreadable', undecodable });
     return;
   }
-  const sha256 = createHash('sha256').update(clean).digest('hex');
+  // Hashed and written run by run: the cleaned file is never copied whole on its way to disk.
+  const hash = createHash('sha256');
+  for (const run of clean) hash.update(run);
+  const sha256 = hash.digest('hex');
   if (file === undefined) {
-    parentPort!.postMessage({ id, bytes: clean, sha256 }, [clean.buffer as ArrayBuffer]);
+    const whole = joinBytes(clean);
+    parentPort!.postMessage({ id, bytes: whole, sha256 }, [whole.buffer as ArrayBuffer]);
     return;
   }
-  if (limit !== undefined && clean.length > limit) {
+  const size = byteLength(clean);
+  if (limit !== undefined && size > limit) {
     parentPort!.postMessage({ id, failed: 'too-large' });
     return;
   }
   try {
-    writeFileDurablySync(file, clean);
-    parentPort!.postMessage({ id, size: clean.length, sha256 });
+    writeNewFileDirectSync(file, clean);
+    parentPort!.postMessage({ id, size, sha256 });
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;
     parentPort!.postMessage({ id, failed: 'write', code, message });

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type dicomParser from 'dicom-parser';
 import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
+import { joinBytes } from '../../storage/byte-runs.ts';
 import { actionFor, keptUidTags } from './deidentify-profile.ts';
 
 /** How the method is recorded in (0012,0063). */
@@ -58,13 +59,7 @@ class Writer {
     this.push(new TextEncoder().encode(padded));
   }
   result(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const part of this.parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+    return joinBytes(this.parts, this.size);
   }
 }
 
@@ -166,6 +161,14 @@ function fileMeta(sopClass: string, sopInstance: string, syntax: string): Uint8A
  * the method recorded. Pixel data and every other attribute keep their original bytes.
  */
 export function deidentifyDicom(input: Uint8Array, salt: string): Uint8Array {
+  return joinBytes(deidentifyDicomParts(input, salt));
+}
+
+/**
+ * deidentifyDicom's file as the runs of bytes that make it up, in order, the pixel data among them as
+ * a view into `input`: a caller that hashes and writes the runs one by one never copies the file whole.
+ */
+export function deidentifyDicomParts(input: Uint8Array, salt: string): Uint8Array[] {
   const dataSet = parseDicom(input);
   const syntax = stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2';
   // A deflated file has been inflated by the parser; it is written back uncompressed.
@@ -195,8 +198,5 @@ export function deidentifyDicom(input: Uint8Array, salt: string): Uint8Array {
     sopInstance ? remapUid(sopInstance, salt) : remapUid('unknown', salt),
     outSyntax,
   );
-  const out = new Uint8Array(meta.length + body.size);
-  out.set(meta);
-  out.set(body.result(), meta.length);
-  return out;
+  return [meta, ...body.parts];
 }
