@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { byteLength, copyBytes, joinBytes } from './byte-runs.ts';
-import { openNewFileSync, writeFileDurablySync } from './durable-file.ts';
+import { openNewFileSync, writeAllSync, writeFileDurablySync } from './durable-file.ts';
 
 /**
  * Direct I/O (O_DIRECT) hands bytes to the disk without copying them into the page cache first. Its
@@ -27,18 +27,16 @@ const alignedStage = () =>
 
 const refusesDirect = (error: unknown) => (error as NodeJS.ErrnoException).code === 'EINVAL';
 
-function writeAll(fd: number, bytes: Uint8Array, length: number, position: number): void {
-  // A regular file may take fewer bytes than asked (a full disk reports its error on the next call).
-  for (let done = 0; done < length;) done += fs.writeSync(fd, bytes, done, length - done, position + done);
-}
+const writeBuffered = (file: string, runs: readonly Uint8Array[]) => writeFileDurablySync(file, joinBytes(runs));
 
-/** Writes the file buffered, as one whole; also the way back when direct writes are refused part-way. */
-function writeBuffered(file: string, runs: readonly Uint8Array[], refused: boolean): void {
-  if (refused) {
-    directRefused = true;
-    fs.rmSync(file, { force: true });
-  }
-  writeFileDurablySync(file, joinBytes(runs));
+/**
+ * The file system refused direct I/O for `file`, perhaps after making it: the file is written again,
+ * buffered, as is every later one.
+ */
+function fallBackToBuffered(file: string, runs: readonly Uint8Array[]): void {
+  directRefused = true;
+  fs.rmSync(file, { force: true });
+  writeBuffered(file, runs);
 }
 
 /**
@@ -53,12 +51,12 @@ function writeBuffered(file: string, runs: readonly Uint8Array[], refused: boole
 export function writeNewFileDirectSync(file: string, runs: readonly Uint8Array[]): void {
   const size = byteLength(runs);
   const body = size - (size % BLOCK);
-  if (directRefused || body === 0) return writeBuffered(file, runs, false);
+  if (directRefused || body === 0) return writeBuffered(file, runs);
   let fd: number;
   try {
     fd = openNewFileSync(file, NEW_DIRECT_FILE);
   } catch (error) {
-    if (refusesDirect(error)) return writeBuffered(file, runs, true);
+    if (refusesDirect(error)) return fallBackToBuffered(file, runs);
     throw error;
   }
   try {
@@ -66,12 +64,12 @@ export function writeNewFileDirectSync(file: string, runs: readonly Uint8Array[]
     for (let at = 0; at < body; at += STAGE_BYTES) {
       const length = Math.min(STAGE_BYTES, body - at);
       copyBytes(runs, at, staged, length);
-      writeAll(fd, staged, length, at);
+      writeAllSync(fd, staged, length, at);
     }
     if (body === size) fs.fdatasyncSync(fd);
   } catch (error) {
     fs.closeSync(fd);
-    if (refusesDirect(error)) return writeBuffered(file, runs, true);
+    if (refusesDirect(error)) return fallBackToBuffered(file, runs);
     fs.rmSync(file, { force: true });
     throw error;
   }
@@ -85,7 +83,7 @@ function writeTail(file: string, runs: readonly Uint8Array[], from: number, size
   try {
     const fd = fs.openSync(file, O_WRONLY | O_DSYNC);
     try {
-      writeAll(fd, tail, tail.length, from);
+      writeAllSync(fd, tail, tail.length, from);
     } finally {
       fs.closeSync(fd);
     }

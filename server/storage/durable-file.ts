@@ -127,21 +127,27 @@ export async function writeFileDurably(file: string, bytes: Uint8Array): Promise
 }
 
 /**
- * `writeFileDurably` with calls that block the calling thread, for a thread of the server's own (the
- * DICOM cleaning threads): there, open, write and close cost nothing on the event loop, where each would
+ * `writeFileDurably` with calls that block the calling thread, for a thread of the server's own (a DICOM
+ * cleaning thread, where direct I/O is refused): there, open, write and close cost nothing on the event loop, where each would
  * be a round trip through it. Makes the file's folder when it is missing (first use, or removed from
  * outside).
  */
 export function writeFileDurablySync(file: string, bytes: Uint8Array): void {
   const fd = openNewFileSync(file, NEW_SYNCED_FILE);
   try {
-    for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
+    writeAllSync(fd, bytes, bytes.length, 0);
   } catch (error) {
     fs.closeSync(fd);
     fs.rmSync(file, { force: true });
     throw error;
   }
   fs.closeSync(fd);
+}
+
+/** Writes the first `length` bytes of `bytes` at `position` of the file, blocking the calling thread. */
+export function writeAllSync(fd: number, bytes: Uint8Array, length: number, position: number): void {
+  // A regular file may take fewer bytes than asked (a full disk reports its error on the next call).
+  for (let done = 0; done < length;) done += fs.writeSync(fd, bytes, done, length - done, position + done);
 }
 
 /** Opens a new file with `flags`, making its folder when it is missing. */

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type dicomParser from 'dicom-parser';
-import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
 import { joinBytes } from '../../storage/byte-runs.ts';
+import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
 import { actionFor, keptUidTags } from './deidentify-profile.ts';
 
 /** How the method is recorded in (0012,0063). */
