@@ -148,4 +148,13 @@ describe('the OpenAI-compatible proxy (LLM_BASE_URL set)', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json().detail).toBe('The quality-check model could not answer: no answer within 9 s.');
   }, 20_000);
+
+  it('keeps 30 checks a minute where each one calls the upstream model', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await check()).statusCode);
+    const limited = statuses.indexOf(429);
+    expect(limited).toBeGreaterThan(0);
+    expect(limited).toBeLessThanOrEqual(30);
+    expect(statuses.slice(limited).every((s) => s === 429)).toBe(true);
+  }, 30_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOREIGN_URL } from '../../server/modules/qc/image-url.ts';
+import { CHECKS_BUSY, CHECKS_PER_USER } from '../../server/modules/qc/qc.routes.ts';
 import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
@@ -71,6 +72,34 @@ describe('POST /llm/generate-messages with the built-in engine', () => {
     expect(history.json()[0].metrics.snr).toBeGreaterThan(0);
     const metrics = await t.app.inject({ method: 'GET', url: '/api/v1/dashboard/metrics', headers: user.auth });
     expect(metrics.json().analyzed_images).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('the built-in engine is bounded by checks running, not by checks a minute', () => {
+  it('answers more than 30 checks in a minute from one user', async () => {
+    const item = (await uploadFile(t, user, 'often.dcm', await phantomDicom())).json();
+    for (let i = 0; i < 35; i++) expect((await check(item.url)).statusCode).toBe(200);
+  }, 30_000);
+
+  it('refuses a check beyond the user’s running ones with 429, without holding up another user', async () => {
+    const item = (await uploadFile(t, user, 'volume.nii.gz', phantomNifti())).json();
+    const other = await createSignedInUser(t);
+    const theirs = (await uploadFile(t, other, 'theirs.nii.gz', phantomNifti())).json();
+    const answers = await Promise.all([
+      ...Array.from({ length: CHECKS_PER_USER + 2 }, () => check(item.url)),
+      check(theirs.url, other),
+    ]);
+    const mine = answers.slice(0, -1);
+    expect(mine.filter((r) => r.statusCode === 200)).toHaveLength(CHECKS_PER_USER);
+    for (const refused of mine.filter((r) => r.statusCode !== 200)) {
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ detail: CHECKS_BUSY });
+    }
+    expect(answers.at(-1)!.statusCode).toBe(200);
+    // The slots are given back, whether the check answered or failed.
+    expect((await check(item.url)).statusCode).toBe(200);
+    expect((await check('/api/v1/uploads/nothing-here.dcm')).statusCode).toBe(404);
+    expect((await check(item.url)).statusCode).toBe(200);
   });
 });
 

@@ -8,29 +8,27 @@ import {
   type GenerateMessagesRequest,
 } from '../../../contract/qc.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
-import { badRequest } from '../../http-errors.ts';
-import { measureQuality } from '../../imaging/metrics/quality-metrics.ts';
+import { badRequest, tooManyRequests } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
-import { assessQuality } from '../../imaging/verdict.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { volumeLoaderFor } from '../previews/volume-loader.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
+import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
 import { askUpstream } from './llm-proxy.ts';
+import { perUserConcurrency } from './per-user-concurrency.ts';
 import { createQcRepository } from './qc.repository.ts';
-import {
-  BUILTIN_MODEL,
-  builtinSummary,
-  chatCompletion,
-  confidenceInText,
-  metricsLine,
-  PROMPT_VERSION,
-} from './qc-summary.ts';
+import { chatCompletion, confidenceInText, metricsLine } from './qc-summary.ts';
 
 /** The browser gives up after 10 s (SPEC §9); the upstream gets a little less so its failure can be told. */
 const UPSTREAM_TIMEOUT_MS = 9_000;
 const DEFAULT_PROMPT =
   'Give a short QC summary of this medical image: list any quality issues, a confidence from 0 to 100, and suggested fixes.';
+
+/** Checks one user may have running at once: one per core of a small server; more only queue on the CPU. */
+export const CHECKS_PER_USER = 2;
+/** Why a check over that bound is refused. */
+export const CHECKS_BUSY = `You already have ${CHECKS_PER_USER} checks running. Wait for one to finish, or check many images at once from the Analysis page.`;
 
 const errors = {
   400: errorResponse,
@@ -60,64 +58,65 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
   const repo = createQcRepository({ db: app.db });
   const volumes = volumeLoaderFor(app);
   const guarded = { preHandler: app.authenticate };
+  const checkSlots = perUserConcurrency(CHECKS_PER_USER);
+
+  async function checkOne(request: FastifyRequest<{ Body: GenerateMessagesRequest }>) {
+    const user = currentUser(request);
+    const urls = imageUrlsOf(request.body);
+    if (urls.length !== 1) throw badRequest('Send exactly one image_url: the url of one of your uploads.');
+    const upload = await uploadsRepo.findForOwner(user.id, storedFilenameOfUrl(urls[0]!, ownOrigins(app, request)));
+    const volume = await volumes.load(upload);
+    const check = checkVolume(volume);
+    const { metrics, assessment } = check;
+    let answer: ModelAnswer | undefined;
+    if (app.config.llm) {
+      const png = await renderSlicePng(volume, 'axial', Math.floor(sliceCount(volume, 'axial') / 2));
+      const upstreamModel = app.config.llm.model !== 'default' ? app.config.llm.model : request.body.model;
+      const upstream = await askUpstream(app.config.llm, {
+        model: upstreamModel,
+        prompt: promptOf(request.body),
+        png,
+        metricsText: metricsLine(metrics),
+        timeoutMs: UPSTREAM_TIMEOUT_MS,
+      });
+      answer = {
+        ...upstream,
+        confidence: confidenceInText(upstream.content) ?? assessment.confidence,
+      };
+    }
+    const now = app.clock();
+    const row = await repo.insert(checkRow({ uploadId: upload.id, ownerId: user.id }, check, now, answer));
+    return {
+      ...chatCompletion(row.id, row.model, row.text, now),
+      qc: {
+        result_id: row.id,
+        stored_filename: upload.storedFilename,
+        verdict: assessment.verdict,
+        confidence: row.confidence,
+        issues: assessment.issues,
+        fixes: assessment.fixes,
+        metrics,
+      },
+    };
+  }
 
   app.post(
     '/llm/generate-messages',
     {
       ...guarded,
-      // Each check decodes and measures a whole image: a bound keeps one caller from hogging the CPU.
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      // The built-in engine is bounded by how many checks a user has running (checkSlots); a rate limit is
+      // kept only where each check costs a call to the upstream model.
+      config: app.config.llm ? { rateLimit: { max: 30, timeWindow: '1 minute' } } : {},
       schema: { body: generateMessagesRequest, response: { 200: chatCompletionResponse, ...errors } },
     },
     async (request) => {
-      const user = currentUser(request);
-      const urls = imageUrlsOf(request.body);
-      if (urls.length !== 1) throw badRequest('Send exactly one image_url: the url of one of your uploads.');
-      const upload = await uploadsRepo.findForOwner(user.id, storedFilenameOfUrl(urls[0]!, ownOrigins(app, request)));
-      const volume = await volumes.load(upload);
-      const metrics = measureQuality(volume);
-      const assessment = assessQuality(metrics);
-      let content = builtinSummary(metrics, assessment);
-      let model = BUILTIN_MODEL;
-      let confidence = assessment.confidence;
-      if (app.config.llm) {
-        const png = await renderSlicePng(volume, 'axial', Math.floor(sliceCount(volume, 'axial') / 2));
-        const upstreamModel = app.config.llm.model !== 'default' ? app.config.llm.model : request.body.model;
-        const answer = await askUpstream(app.config.llm, {
-          model: upstreamModel,
-          prompt: promptOf(request.body),
-          png,
-          metricsText: metricsLine(metrics),
-          timeoutMs: UPSTREAM_TIMEOUT_MS,
-        });
-        content = answer.content;
-        model = answer.model;
-        confidence = confidenceInText(content) ?? confidence;
+      const release = checkSlots.tryAcquire(currentUser(request).id);
+      if (!release) throw tooManyRequests(CHECKS_BUSY);
+      try {
+        return await checkOne(request);
+      } finally {
+        release();
       }
-      const now = app.clock();
-      const row = await repo.insert({
-        uploadId: upload.id,
-        ownerId: user.id,
-        model,
-        promptVersion: PROMPT_VERSION,
-        verdict: assessment.verdict,
-        confidence,
-        text: content,
-        metrics: { ...metrics, issues: assessment.issues, fixes: assessment.fixes },
-        createdAt: now,
-      });
-      return {
-        ...chatCompletion(row.id, model, content, now),
-        qc: {
-          result_id: row.id,
-          stored_filename: upload.storedFilename,
-          verdict: assessment.verdict,
-          confidence,
-          issues: assessment.issues,
-          fixes: assessment.fixes,
-          metrics,
-        },
-      };
     },
   );
 

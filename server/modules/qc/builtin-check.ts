@@ -1,0 +1,46 @@
+import { measureQuality, type QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
+import type { ImageVolume } from '../../imaging/volume.ts';
+import { assessQuality, type QualityAssessment } from '../../imaging/verdict.ts';
+import type { qcResults } from './qc.table.ts';
+import { BUILTIN_MODEL, builtinSummary, PROMPT_VERSION } from './qc-summary.ts';
+
+/** What the built-in engine says about one image: its measurements and the verdict drawn from them. */
+export interface BuiltinCheck {
+  metrics: QualityMetrics;
+  assessment: QualityAssessment;
+}
+
+/** The text a language model wrote in place of the built-in summary, and the confidence it gave. */
+export interface ModelAnswer {
+  model: string;
+  content: string;
+  confidence: number;
+}
+
+/**
+ * Runs the built-in engine on a decoded image: the one entry point for single and batch checks alike.
+ * @example checkVolume(volume).assessment.verdict // 'pass'
+ */
+export function checkVolume(volume: ImageVolume): BuiltinCheck {
+  const metrics = measureQuality(volume);
+  return { metrics, assessment: assessQuality(metrics) };
+}
+
+/** The row a check is stored as, written by the built-in engine unless a model answered instead. */
+export function checkRow(
+  owner: { uploadId: string; ownerId: string },
+  { metrics, assessment }: BuiltinCheck,
+  createdAt: Date,
+  answer?: ModelAnswer,
+): typeof qcResults.$inferInsert {
+  return {
+    ...owner,
+    model: answer?.model ?? BUILTIN_MODEL,
+    promptVersion: PROMPT_VERSION,
+    verdict: assessment.verdict,
+    confidence: answer?.confidence ?? assessment.confidence,
+    text: answer?.content ?? builtinSummary(metrics, assessment),
+    metrics: { ...metrics, issues: assessment.issues, fixes: assessment.fixes },
+    createdAt,
+  };
+}
