@@ -1,3 +1,4 @@
+import { clamp } from './metrics/finite.ts';
 import type { QualityMetrics } from './metrics/quality-metrics.ts';
 
 /** The outcome of a check. */
@@ -56,7 +57,7 @@ export function assessQuality(m: QualityMetrics): QualityAssessment {
   };
   // Closeness to the nearest threshold, on a log scale: 0 on a threshold, 1 far from it.
   const margin = (value: number, thresholds: number[]) =>
-    margins.push(Math.min(1, ...thresholds.map((t) => Math.abs(Math.log((value + 1e-9) / t)) / Math.log(2))));
+    margins.push(Math.min(1, ...thresholds.map((t) => Math.abs(Math.log(Math.max(value, 1e-9) / t)) / Math.log(2))));
 
   margin(m.snr, l.snr);
   if (m.snr < l.snr[1])
@@ -97,7 +98,7 @@ export function assessQuality(m: QualityMetrics): QualityAssessment {
     );
   }
   const base = m.noiseModel === 'laplacian' ? 75 : 95;
-  const confidence = Math.round(Math.max(30, Math.min(99, base - 40 * (1 - Math.min(...margins)))));
+  const confidence = Math.round(clamp(base - 40 * (1 - Math.min(...margins)), 30, 99));
   return { verdict: worst, confidence, issues, fixes };
 }
 

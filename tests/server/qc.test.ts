@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOREIGN_URL } from '../../server/modules/qc/image-url.ts';
 import { CHECKS_BUSY, CHECKS_PER_USER } from '../../server/modules/qc/qc.routes.ts';
+import { writeNifti } from '../fixtures/nifti-writer.ts';
 import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
@@ -101,6 +103,47 @@ describe('the built-in engine is bounded by checks running, not by checks a minu
     expect((await check('/api/v1/uploads/nothing-here.dcm')).statusCode).toBe(404);
     expect((await check(item.url)).statusCode).toBe(200);
   });
+});
+
+describe('the check never answers 5xx', () => {
+  it('fails an image whose every value is NaN (decoded as blank) instead of erring', async () => {
+    const nan = writeNifti({ dims: [8, 8, 2], values: new Float32Array(128).fill(NaN), type: 'float32' });
+    const item = (await uploadFile(t, user, 'nan.nii', Buffer.from(nan))).json();
+    const res = await check(item.url);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().qc.verdict).toBe('fail');
+  });
+
+  it('checks float images holding NaN and infinities, and CT in Hounsfield units below zero', async () => {
+    const values = Float32Array.from({ length: 32 * 32 * 2 }, (_, i) =>
+      i % 97 === 0 ? NaN : i % 89 === 0 ? -Infinity : i % 83 === 0 ? Infinity : -1000 + ((i * 31) % 1200),
+    );
+    const item = (
+      await uploadFile(t, user, 'odd.nii', Buffer.from(writeNifti({ dims: [32, 32, 2], values, type: 'float32' })))
+    ).json();
+    const res = await check(item.url);
+    expect(res.statusCode).toBe(200);
+    expect(Number.isInteger(res.json().qc.confidence)).toBe(true);
+  });
+
+  const debian = [
+    '/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm',
+    '/usr/lib/python3/dist-packages/pydicom/data/test_files/MR_small.dcm',
+    '/usr/lib/python3/dist-packages/pydicom/data/test_files/JPEG2000.dcm',
+    '/usr/lib/python3/dist-packages/pydicom/data/test_files/SC_rgb_rle_16bit.dcm',
+    '/usr/lib/python3/dist-packages/nibabel/tests/data/anatomical.nii',
+    '/usr/lib/python3/dist-packages/nibabel/tests/data/functional.nii',
+    '/usr/lib/python3/dist-packages/nibabel/tests/data/example4d.nii.gz',
+  ];
+  for (const path of debian) {
+    it(`checks ${path.split('/').pop()} (data this project did not make) without a server error`, async () => {
+      const name = path.split('/').pop()!;
+      const item = (await uploadFile(t, user, name, readFileSync(path))).json();
+      const res = await check(item.url);
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      if (res.statusCode === 200) expect(['pass', 'review', 'fail']).toContain(res.json().qc.verdict);
+    });
+  }
 });
 
 describe('only the caller’s own uploads can be checked (no server-side request forgery)', () => {

@@ -1,5 +1,6 @@
 import type { ImageVolume } from '../volume.ts';
 import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
+import { finiteOr, finiteValues } from './finite.ts';
 import { histogram, moments, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
 import { measurementGrid } from './measurement-grid.ts';
@@ -70,7 +71,9 @@ function energyRatio(values: Float32Array, object: Uint8Array, background: Uint8
  * get the histology measures.
  */
 export function measureQuality(whole: ImageVolume): QualityMetrics {
-  const volume = measurementGrid(whole);
+  const sampled = measurementGrid(whole);
+  // NaN and ±Infinity in float images would poison every sum: they are mapped to finite values first.
+  const volume = { ...sampled, data: finiteValues(sampled.data) };
   const { width, height } = volume;
   const values = luminance(volume.data, volume.channels);
   const modality = (
@@ -111,7 +114,7 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
   const pileUp = all.counts[all.counts.length - 1]! / Math.max(1, all.total);
   const range =
     Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
-  return {
+  return finiteMetrics({
     modality,
     dimensions: [whole.width, whole.height, whole.depth],
     foregroundFraction: fg.n / values.length,
@@ -127,5 +130,25 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     dynamicRangeUsed: Math.min(1, range),
     ghostRatio: enoughBackground ? ghostRatio(values, width, height, object, grown, fg.mean) : 0,
     colour: volume.channels === 3 ? colourMetrics(volume.data, object, width, height) : undefined,
-  };
+  });
+}
+
+/** The metrics with every number made finite (a ratio over an empty mask or a zero spread is 0). */
+function finiteMetrics(m: QualityMetrics): QualityMetrics {
+  const clean = <T extends object>(o: T): T =>
+    Object.fromEntries(
+      Object.entries(o).map(([k, v]) => [
+        k,
+        typeof v === 'number'
+          ? finiteOr(v)
+          : v === undefined
+            ? v
+            : Array.isArray(v)
+              ? v
+              : typeof v === 'object'
+                ? clean(v)
+                : v,
+      ]),
+    ) as T;
+  return clean(m);
 }

@@ -1,3 +1,5 @@
+import { HttpError } from '../../http-errors.ts';
+import { UnmeasurableImageError } from '../../imaging/metrics/finite.ts';
 import { measureQuality, type QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
 import { assessQuality, type QualityAssessment } from '../../imaging/verdict.ts';
@@ -22,7 +24,14 @@ export interface ModelAnswer {
  * @example checkVolume(volume).assessment.verdict // 'pass'
  */
 export function checkVolume(volume: ImageVolume): BuiltinCheck {
-  const metrics = measureQuality(volume);
+  let metrics: QualityMetrics;
+  try {
+    metrics = measureQuality(volume);
+  } catch (error) {
+    // An image the engine cannot measure is the client's image, not a server fault: 422 with the reason.
+    if (error instanceof UnmeasurableImageError) throw new HttpError(422, error.message);
+    throw error;
+  }
   return { metrics, assessment: assessQuality(metrics) };
 }
 

@@ -36,6 +36,7 @@ const errors = {
   404: errorResponse,
   413: errorResponse,
   415: errorResponse,
+  422: errorResponse,
   429: errorResponse,
   502: errorResponse,
 };
