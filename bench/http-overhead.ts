@@ -1,8 +1,7 @@
 // GET /api/v1/health of the real app against bare node:http returning the same JSON, alternated in
 // paired rounds: each round's ratio compares two runs seconds apart, and the median ratio is reported,
-// so load from elsewhere on the machine shifts both sides of a pair rather than the result. A fresh probe
-// lets the app answer health before its router (server/modules/health/health-fast-path.ts), as it
-// does for the load balancers that poll it.
+// so load from elsewhere on the machine shifts both sides of a pair rather than the result. The app's
+// answer goes through its router, hooks and serializer like every other route.
 import autocannon from 'autocannon';
 import { startChildServer } from './lib/child-server.ts';
 import { median } from './lib/median.ts';

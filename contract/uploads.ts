@@ -20,6 +20,25 @@ export type UploadItem = z.infer<typeof uploadItem>;
 /** Answer of GET /uploads: the caller's items, newest first. */
 export const uploadList = z.array(uploadItem).describe("The caller's uploads, newest first");
 
+/** Most items one page of GET /uploads holds. */
+export const MAX_PAGE_SIZE = 1000;
+
+/**
+ * Query of GET /uploads. Neither given: the whole list, as the dashboard reads it. With `limit`, one page;
+ * the answer's NEXT_CURSOR_HEADER then carries the `cursor` of the next page while there is one.
+ */
+export const uploadListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional().describe('Items per page'),
+  cursor: z
+    .string()
+    .max(300)
+    .optional()
+    .describe('The stored_filename after which the page starts, as given by the previous page'),
+});
+
+/** Header of a GET /uploads page naming the cursor of the next page; absent on the last one. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
 /** Path parameter naming one upload. */
 export const storedFilenameParams = z.object({
   // Any text: a name that was never issued is simply not found (404), like someone else's.

@@ -3,7 +3,6 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import path from 'node:path';
 import type { Config } from './config.ts';
 import { lazyChildLogger } from './lazy-request-logger.ts';
-import { healthFastPathServer } from './modules/health/health-fast-path.ts';
 import { createHealthProbe } from './modules/health/health-probe.ts';
 import { createMailer } from './mail/mailer.ts';
 import { registerApiRoutes } from './routes.ts';
@@ -24,7 +23,6 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     // A load balancer's request id, when it sends one, ties our log lines to its own.
     requestIdHeader: 'x-request-id',
     childLoggerFactory: lazyChildLogger,
-    serverFactory: healthFastPathServer(healthProbe),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,3 @@
-import './gc-tuning.ts';
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';

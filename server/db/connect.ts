@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, types, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -9,7 +9,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { preparedStatements } from './pglite-statements.ts';
 import * as schema from './schema.ts';
 
 /** The drizzle database, whichever engine is underneath. */
@@ -52,7 +51,7 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
   if (options.pgliteDir) await mkdir(path.dirname(options.pgliteDir), { recursive: true });
   const client = new PGlite(options.pgliteDir, { parsers: TEXT_TYPES });
   await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
-  const db = drizzlePglite(leanQueries(client), { schema, casing: 'snake_case' });
+  const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
 }
@@ -65,30 +64,3 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
 const TEXT_TYPES = Object.fromEntries(
   [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE].map((oid) => [oid, (value: string) => value]),
 );
-
-/**
- * What drizzle's session calls on PGlite: `query` and `transaction` (and only `query` on a transaction).
- * Each query runs as a named prepared statement (see preparedStatements). The parsers drizzle hands over
- * with every query are left out: the client was opened with them, and PGlite copied its whole table of
- * parsers (hundreds of types) whenever it was given some. The embedded engine writes through to its
- * folder (or keeps everything in memory), so there is nothing to sync after a statement.
- */
-function leanQueries(client: PGlite): PGlite {
-  const statements = preparedStatements(client);
-  const rowMode = (options?: QueryOptions) => (options?.rowMode ? { rowMode: options.rowMode } : undefined);
-  const leanClient = {
-    query: (text: string, params?: unknown[], options?: QueryOptions) =>
-      statements.outside(text, params, rowMode(options)),
-    transaction: <T>(run: (tx: Transaction) => Promise<T>) =>
-      client.transaction((tx) =>
-        run({
-          ...tx,
-          query: (text: string, params?: unknown[], options?: QueryOptions) => {
-            if (tx.closed) throw new Error('Transaction is closed');
-            return statements.inside(text, params, rowMode(options));
-          },
-        } as Transaction),
-      ),
-  };
-  return leanClient as unknown as PGlite;
-}

@@ -32,7 +32,6 @@ export default fp(async function authGuard(app: FastifyInstance) {
     'sessions',
     createSessionsRepository({
       db: app.db,
-      onlyUser: !app.config.databaseUrl,
       policy: { idleMs: app.config.sessionIdleHours * hour, maxMs: app.config.sessionMaxDays * 24 * hour },
     }),
   );

@@ -1,7 +1,6 @@
 import { Transform } from 'node:stream';
 import { backgroundSha256 } from './background-hash.ts';
 import { TooLargeError } from './storage.ts';
-import { noteStreamedBytes } from '../gc-tuning.ts';
 
 /** A pass-through stage that counts, limits and hashes the bytes of an object being stored. */
 export interface MeteredBody {
@@ -24,7 +23,6 @@ export function meteredBody(limit: number | undefined): MeteredBody {
   const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      noteStreamedBytes(chunk.length);
       if (limit !== undefined && size > limit) return done(new TooLargeError(limit));
       const room = hash.update(chunk);
       if (!room) return done(null, chunk);

@@ -43,10 +43,30 @@ describe('listing, downloading and deleting uploads', () => {
     expect((await get(bob, '/api/v1/uploads')).json()).toHaveLength(1);
   });
 
+  it('pages the list with limit and cursor, in the same order as the whole list', async () => {
+    const whole = (await get(alice, '/api/v1/uploads')).json() as { stored_filename: string }[];
+    const first = await get(alice, '/api/v1/uploads?limit=1');
+    expect(first.json().map((i: { stored_filename: string }) => i.stored_filename)).toEqual([
+      whole[0]!.stored_filename,
+    ]);
+    const cursor = first.headers['x-next-cursor'] as string;
+    expect(cursor).toBe(whole[0]!.stored_filename);
+    const second = await get(alice, `/api/v1/uploads?limit=5&cursor=${cursor}`);
+    expect(second.json().map((i: { stored_filename: string }) => i.stored_filename)).toEqual([
+      whole[1]!.stored_filename,
+    ]);
+    expect(second.headers['x-next-cursor']).toBeUndefined();
+    // Another user's name is no cursor into this list.
+    const bobs = (await get(bob, '/api/v1/uploads')).json()[0].stored_filename;
+    expect((await get(alice, `/api/v1/uploads?limit=5&cursor=${bobs}`)).json()).toEqual([]);
+    expect((await get(alice, '/api/v1/uploads?limit=0')).statusCode).toBe(400);
+    expect((await get(alice, '/api/v1/uploads?limit=abc')).statusCode).toBe(400);
+  });
+
   it('answers an unchanged list with 304 for its ETag, and a fresh one after a change', async () => {
     const first = await get(alice, '/api/v1/uploads');
     const etag = first.headers.etag as string;
-    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).toMatch(/^W\/"[\w+/=-]+"$/);
     expect(first.headers['content-type']).toContain('application/json');
     const again = await get(alice, '/api/v1/uploads', { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
@@ -58,13 +78,13 @@ describe('listing, downloading and deleting uploads', () => {
     expect((await get(alice, '/api/v1/uploads')).json()).toHaveLength(2);
   });
 
-  it('compresses the list for a client that accepts it, with an ETag of its own per encoding', async () => {
+  it('compresses the list for a client that accepts it, under one weak ETag', async () => {
     const plain = await get(alice, '/api/v1/uploads', { 'accept-encoding': 'identity' });
     // Enough items that compressing is worth it.
     for (let i = 0; i < 8; i++) await uploadFile(t, alice, `extra-${i}.png`, png);
     const json = (await get(alice, '/api/v1/uploads')).rawPayload;
     expect(json.length).toBeGreaterThan(1024);
-    const br = await get(alice, '/api/v1/uploads', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const br = await get(alice, '/api/v1/uploads', { 'accept-encoding': 'gzip, deflate, br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toContain('accept-encoding');
     expect(brotliDecompressSync(br.rawPayload).equals(json)).toBe(true);
@@ -72,13 +92,11 @@ describe('listing, downloading and deleting uploads', () => {
     const gz = await get(alice, '/api/v1/uploads', { 'accept-encoding': 'br;q=0, gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).equals(json)).toBe(true);
-    const etags = new Set([br.headers.etag, gz.headers.etag, (await get(alice, '/api/v1/uploads')).headers.etag]);
-    expect(etags.size).toBe(3);
-    // A tag of one encoding does not stand for another.
+    // One weak tag stands for the list in every encoding.
+    expect(br.headers.etag).toMatch(/^W\/"/);
+    expect(gz.headers.etag).toBe(br.headers.etag);
     const brAgain = { 'accept-encoding': 'br', 'if-none-match': br.headers.etag as string };
     expect((await get(alice, '/api/v1/uploads', brAgain)).statusCode).toBe(304);
-    const gzWithBrTag = { 'accept-encoding': 'gzip', 'if-none-match': br.headers.etag as string };
-    expect((await get(alice, '/api/v1/uploads', gzWithBrTag)).statusCode).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     for (const item of (await get(alice, '/api/v1/uploads')).json() as { stored_filename: string }[]) {
       if (item.stored_filename === alicePng || item.stored_filename === aliceNifti) continue;

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { byteLength, joinBytes } from '../../storage/byte-runs.ts';
-import { writeNewFileDirectSync } from '../../storage/direct-file.ts';
+import { writeFileDurablySync } from '../../storage/durable-file.ts';
 import { UndecodableImageError } from '../volume.ts';
 import { deidentifyDicomParts } from './deidentify.ts';
 
@@ -42,7 +42,7 @@ parentPort!.on('message', ({ id, bytes, salt, file, limit }: DeidentifyJob) => {
     return;
   }
   try {
-    writeNewFileDirectSync(file, clean);
+    writeFileDurablySync(file, joinBytes(clean));
     parentPort!.postMessage({ id, size, sha256 });
   } catch (error) {
     const { code, message } = error as NodeJS.ErrnoException;

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
 import { auditEvents } from './audit.table.ts';
 
@@ -21,37 +19,9 @@ const rowOf = (event: AuditEvent) => ({
 });
 
 /**
- * The insert of `count` events as a common table expression, to be written by the same statement as the
- * changes they record: all land or none does, in one round trip. Its fields are placeholders, so the
- * statement can be built once and prepared; `auditValues` fills those of the event at each index.
+ * Writes audit events (sign-in, uploads, shares…) to `audit_events`; given a transaction, the event lands
+ * with the change it records or not at all.
  */
-export function auditInsertCte(db: Database, count = 1) {
-  return db.$with('audit_event').as(
-    db.insert(auditEvents).values(
-      Array.from({ length: count }, (_, i) => ({
-        id: sql.placeholder(`auditId${i}`),
-        userId: sql.placeholder(`auditUserId${i}`),
-        action: sql.placeholder(`auditAction${i}`),
-        ip: sql.placeholder(`auditIp${i}`),
-        detail: sql.placeholder(`auditDetail${i}`),
-      })),
-    ),
-  );
-}
-
-/**
- * The values of `auditInsertCte`'s placeholders for the event at `index`: its moment is the statement's,
- * its id made here for the reason `valuesOf` in uploads.repository.ts gives.
- */
-export const auditValues = (event: AuditEvent, index = 0) => ({
-  [`auditId${index}`]: randomUUID(),
-  [`auditUserId${index}`]: event.userId,
-  [`auditAction${index}`]: event.action,
-  [`auditIp${index}`]: event.ip,
-  [`auditDetail${index}`]: event.detail ?? null,
-});
-
-/** Writes audit events (sign-in, uploads, shares…) to `audit_events`. */
 export function createAuditRepository({ db }: { db: Database }) {
   return {
     async record(event: AuditEvent): Promise<void> {

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
-import { userChanges } from './user-changes.ts';
 import { users } from './users.table.ts';
 
 /** A row of `users`. */
@@ -40,7 +39,6 @@ export function createUsersRepository({ db }: { db: Database }) {
 
     async markVerified(id: string, now: Date): Promise<void> {
       await db.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, id));
-      userChanges.note(db, id);
     },
 
     /** Sets a new password hash; a reset link also proves the address, so it verifies the account too. */
@@ -49,13 +47,11 @@ export function createUsersRepository({ db }: { db: Database }) {
         .update(users)
         .set({ passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now })
         .where(eq(users.id, user.id));
-      userChanges.note(db, user.id);
     },
 
     async updateProfile(id: string, changes: ProfileChanges): Promise<UserRow | undefined> {
       if (Object.keys(changes).length === 0) return this.findById(id);
       const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
-      userChanges.note(db, id);
       return row;
     },
   };

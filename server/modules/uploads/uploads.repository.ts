@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, sql, type Placeholder } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, or } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
-import { groupCommit } from '../../db/group-commit.ts';
 import { notFound } from '../../http-errors.ts';
-import { auditInsertCte, auditValues, type AuditEvent } from '../audit/audit.repository.ts';
+import { createAuditRepository, type AuditEvent } from '../audit/audit.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { uploadChanges } from './upload-changes.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
 
 /** A row of `uploads`. */
@@ -40,91 +37,42 @@ export function toUploadItem(
   };
 }
 
-/** An upload to record and the audit event that goes with it. */
-interface NewRow {
-  values: NewUpload & { createdAt: Date };
-  event: AuditEvent;
-}
-
-const UPLOAD_FIELDS = [
-  'id',
-  'ownerId',
-  'storedFilename',
-  'originalName',
-  'extension',
-  'sizeBytes',
-  'sha256',
-  'contentType',
-  'format',
-  'deidentified',
-  'seriesInstanceUid',
-  'sliceCount',
-  'metadata',
-  'createdAt',
-] as const satisfies readonly (keyof NewUpload)[];
-
-/** The placeholders of the row at `index` of a multi-row insert, named as `valuesOf` fills them. */
-const placeholdersOf = (index: number) =>
-  Object.fromEntries(UPLOAD_FIELDS.map((name) => [name, sql.placeholder(`${name}${index}`)])) as Record<
-    (typeof UPLOAD_FIELDS)[number],
-    Placeholder
-  >;
-
-/** The placeholder values of a statement made by `insertStatement(rows.length)`. */
-function valuesOf(rows: NewRow[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  rows.forEach(({ values: row, event }, i) => {
-    const filled = {
-      // Made here rather than by the column default: PGlite draws gen_random_uuid() from /dev/urandom
-      // through its emulated file system, an open, a read and a close for every row.
-      id: randomUUID(),
-      deidentified: false,
-      seriesInstanceUid: null,
-      sliceCount: null,
-      metadata: null,
-      ...row,
-    };
-    for (const name of UPLOAD_FIELDS) values[`${name}${i}`] = filled[name];
-    Object.assign(values, auditValues(event, i));
-  });
-  return values;
-}
-
 /** Uploads and their share links; every read is scoped to an owner. */
 export function createUploadsRepository({ db }: { db: Database }) {
-  // Built once for each number of rows: making the statement anew cost a quarter of a millisecond per
-  // upload, a third of the insert.
-  const statements = new Map<number, ReturnType<typeof buildInsert>>();
-  const buildInsert = (count: number) =>
-    db
-      .with(auditInsertCte(db, count))
-      .insert(uploads)
-      .values(Array.from({ length: count }, (_, i) => placeholdersOf(i)))
-      .prepare(`insert_uploads_with_audit_${count}`);
-  const insertStatement = (count: number) => {
-    let statement = statements.get(count);
-    if (!statement) statements.set(count, (statement = buildInsert(count)));
-    return statement;
-  };
-  const insertUploads = groupCommit(async (rows: NewRow[]) => {
-    await insertStatement(rows.length).execute(valuesOf(rows));
-  });
-
   return {
-    /**
-     * Records a stored upload, and its audit event in the same statement. Uploads stored in the same turn
-     * of the event loop, or while another is being recorded, share one statement (see groupCommit).
-     * Nothing is read back: the caller already holds every field the API lists (created_at included), and
-     * parsing a returned row costs PGlite more than the insert.
-     */
+    /** Records a stored upload and its audit event in one transaction: both land or neither does. */
     async insert(values: NewUpload & { createdAt: Date }, event: AuditEvent): Promise<void> {
-      await insertUploads({ values, event });
-      uploadChanges.note(db, values.ownerId);
+      await db.transaction(async (tx) => {
+        await tx.insert(uploads).values(values);
+        await createAuditRepository({ db: tx }).record(event);
+      });
     },
 
-    /** The owner's uploads as list items, newest first. */
-    async listForOwner(ownerId: string): Promise<UploadItem[]> {
-      const rows = await db
+    /**
+     * The owner's uploads as list items, newest first: all of them, or `limit` after the one named
+     * `after` (none when that name is unknown). `next` names the last item when more may follow.
+     */
+    async listForOwner(
+      ownerId: string,
+      page: { limit?: number; after?: string } = {},
+    ): Promise<{ items: UploadItem[]; next?: string }> {
+      const conditions = [eq(uploads.ownerId, ownerId)];
+      if (page.after !== undefined) {
+        const [anchor] = await db
+          .select({ createdAt: uploads.createdAt, id: uploads.id })
+          .from(uploads)
+          .where(and(eq(uploads.ownerId, ownerId), eq(uploads.storedFilename, page.after)))
+          .limit(1);
+        if (!anchor) return { items: [] };
+        // Keyset paging on the list's own order: a page never repeats or skips rows inserted meanwhile.
+        conditions.push(
+          or(
+            lt(uploads.createdAt, anchor.createdAt),
+            and(eq(uploads.createdAt, anchor.createdAt), lt(uploads.id, anchor.id)),
+          )!,
+        );
+      }
+      const query = db
         .select({
           storedFilename: uploads.storedFilename,
           originalName: uploads.originalName,
@@ -134,9 +82,13 @@ export function createUploadsRepository({ db }: { db: Database }) {
           sliceCount: uploads.sliceCount,
         })
         .from(uploads)
-        .where(eq(uploads.ownerId, ownerId))
+        .where(and(...conditions))
         .orderBy(desc(uploads.createdAt), desc(uploads.id));
-      return rows.map(toUploadItem);
+      const rows =
+        page.limit === undefined && page.after === undefined ? await query : await query.limit(page.limit ?? 100);
+      const items = rows.map(toUploadItem);
+      const full = page.limit !== undefined && items.length === page.limit;
+      return full ? { items, next: items.at(-1)!.stored_filename } : { items };
     },
 
     /** The owner's upload of that stored name; 404 when it is unknown or someone else's. */
@@ -152,8 +104,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
 
     /** Removes the row (its share links and QC results go with it). */
     async delete(id: string): Promise<void> {
-      const removed = await db.delete(uploads).where(eq(uploads.id, id)).returning({ ownerId: uploads.ownerId });
-      for (const { ownerId } of removed) uploadChanges.note(db, ownerId);
+      await db.delete(uploads).where(eq(uploads.id, id));
     },
 
     /** Makes a share link for one upload and returns its secret, stored only hashed. */

@@ -1,3 +1,5 @@
+import compress from '@fastify/compress';
+import etag from '@fastify/etag';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,15 +13,15 @@ import {
   storedFilenameParams,
   uploadItem,
   uploadList,
+  uploadListQuery,
+  NEXT_CURSOR_HEADER,
 } from '../../../contract/uploads.ts';
-import { preferredEncoding } from '../../accept-encoding.ts';
 import { notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { isDeidentifiedOnArrival } from '../previews/prepare-on-arrival.ts';
 import { deletePreviews } from '../previews/preview-cleanup.ts';
 import { sendUpload } from './file-delivery.ts';
-import { createUploadListCache } from './list-cache.ts';
 import { receiveUpload } from './upload-receiver.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
@@ -29,10 +31,12 @@ const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413
 export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
-  // Without DATABASE_URL the database is PGlite, opened by this process alone.
-  const listCache = createUploadListCache({ db: app.db, repo, onlyUser: !app.config.databaseUrl });
   const audit = createAuditRepository({ db: app.db });
   const limit = app.config.uploadMaxBytes;
+  // The list is the one large JSON answer: compressed when the client accepts it, and answered 304 while
+  // unchanged. The tag is weak because the same list goes out in several encodings.
+  await app.register(compress, { global: false, threshold: 1024 });
+  await app.register(etag, { weak: true });
   await app.register(multipart, {
     // The storage layer enforces the real limit (and removes the partial file); this only stops busboy first.
     limits: { fileSize: limit + 1, files: 2, fields: 20, parts: 30, fieldSize: 64 * 1024, headerPairs: 100 },
@@ -65,19 +69,17 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/uploads',
-    { ...guarded, schema: { response: { 200: uploadList, 401: errorResponse } } },
+    {
+      ...guarded,
+      compress: {},
+      schema: { querystring: uploadListQuery, response: { 200: uploadList, 400: errorResponse, 401: errorResponse } },
+    },
     async (request, reply) => {
-      const encoding = preferredEncoding(request.headers['accept-encoding']);
-      const answer = await listCache.listAnswer(currentUser(request).id, encoding);
-      reply
-        .header('etag', answer.etag)
-        .header('vary', 'accept-encoding')
-        .header('cache-control', 'private, no-cache')
-        .header(UPLOAD_LIMIT_HEADER, limit);
-      if (request.headers['if-none-match'] === answer.etag) return reply.code(304 as never).send(undefined as never);
-      if (answer.encoding) reply.header('content-encoding', answer.encoding);
-      // Bytes with their content type are sent as they are: the list was built from validated rows.
-      return reply.type('application/json; charset=utf-8').send(answer.body as never);
+      const { limit: pageSize, cursor } = request.query;
+      const page = await repo.listForOwner(currentUser(request).id, { limit: pageSize, after: cursor });
+      reply.header('cache-control', 'private, no-cache').header(UPLOAD_LIMIT_HEADER, limit);
+      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
+      return page.items;
     },
   );
 
