@@ -2,12 +2,17 @@ import { hash } from 'node:crypto';
 import type dicomParser from 'dicom-parser';
 import { joinBytes } from '../../storage/byte-runs.ts';
 import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
-import { actionFor, keptUidTags } from './deidentify-profile.ts';
+import { actionFor, attributeName, dictionaryVr, iodOf, keptUidTags, type ProfileAction } from './deidentify-profile.ts';
+import { emptyReport, ReportBuilder, type DeidentificationReport } from './deidentify-report.ts';
 
-/** How the method is recorded in (0012,0063). */
-export const DEIDENTIFICATION_METHOD = 'LumenQC: DICOM PS3.15 Annex E Basic Application Level Confidentiality Profile';
+/**
+ * How the method is recorded in De-identification Method (0012,0063): an LO, so at most 64 characters; the
+ * profile is also coded in De-identification Method Code Sequence (0012,0064).
+ */
+export const DEIDENTIFICATION_METHOD = 'DICOM PS3.15 E.1-1 Basic Profile (LumenQC)';
 
 const longVrs = new Set(['OB', 'OW', 'OF', 'OD', 'OL', 'OV', 'SQ', 'UC', 'UN', 'UR', 'UT', 'SV', 'UV']);
+const textVrs = new Set(['AE', 'AS', 'CS', 'DA', 'DS', 'DT', 'IS', 'LO', 'LT', 'PN', 'SH', 'ST', 'TM', 'UC', 'UR', 'UT']);
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 
 interface Encoding {
@@ -63,19 +68,71 @@ class Writer {
   }
 }
 
+/** Dummy values by VR (PS3.15 E.1.1 "D": a non-zero-length value consistent with the VR). */
 const dummies: Record<string, string> = {
-  DA: '19000101',
-  TM: '000000',
-  DT: '19000101000000',
-  AS: '000Y',
-  DS: '0',
-  IS: '0',
+  AE: 'ANONYMOUS',
+  AS: '000D',
   CS: 'ANONYMOUS',
-  UI: '2.25.0',
+  DA: '19000101',
+  DS: '0',
+  DT: '19000101000000',
+  IS: '0',
+  LO: 'ANONYMOUS',
+  LT: 'ANONYMOUS',
+  PN: 'ANONYMOUS',
+  SH: 'ANONYMOUS',
+  ST: 'ANONYMOUS',
+  TM: '000000',
+  UC: 'ANONYMOUS',
+  UR: 'urn:uuid:00000000-0000-0000-0000-000000000000',
+  UT: 'ANONYMOUS',
 };
 
-// Attributes of the data set are written in tag order; `group12` (the de-identification record) goes in its place.
-function writeDataSet(w: Writer, dataSet: DicomDataSet, salt: string, group12?: Uint8Array): void {
+/**
+ * Inside a sequence replaced by a dummy (D) or cleaned (C), these keep their values: codes name concepts and
+ * numbers measure things, neither names people.
+ */
+function keptInDummy(tag: string, vr: string | undefined): boolean {
+  return vr === 'CS' || vr === 'DS' || vr === 'IS' || /^x000801[0-2]/.test(tag) || !textVrs.has(vr ?? 'UN');
+}
+
+interface Context {
+  salt: string;
+  iod: string | undefined;
+  report: ReportBuilder;
+  /** Remapped UIDs, by original, so a UID met twice is counted once. */
+  uids: Map<string, string>;
+}
+
+function remap(context: Context, uid: string): string {
+  let mapped = context.uids.get(uid);
+  if (!mapped) {
+    mapped = remapUid(uid, context.salt);
+    context.uids.set(uid, mapped);
+  }
+  return mapped;
+}
+
+/** True for UIDs the standard itself defines (SOP classes, transfer syntaxes, coding schemes, frames of reference it names). */
+const isStandardUid = (uid: string) => uid.startsWith('1.2.840.10008.');
+
+/** Dummy bytes for a binary value: zeros of the same length, so the VM and the VR's unit stay right. */
+function zeros(length: number): Uint8Array {
+  return new Uint8Array(length);
+}
+
+/**
+ * Writes the attributes of `dataSet` in tag order by the profile. `nested` is true inside a sequence (where the
+ * Type of an attribute is not the IOD's), `dummy` inside a sequence whose contents are replaced by dummies.
+ */
+function writeDataSet(
+  w: Writer,
+  dataSet: DicomDataSet,
+  context: Context,
+  nested: boolean,
+  dummy: boolean,
+  group12?: Uint8Array,
+): void {
   const bytes = dataSet.byteArray;
   let pending = group12;
   for (const tag of Object.keys(dataSet.elements).sort()) {
@@ -86,24 +143,61 @@ function writeDataSet(w: Writer, dataSet: DicomDataSet, salt: string, group12?: 
       w.push(pending);
       pending = undefined;
     }
-    const rule = actionFor(tag);
-    const vr = element.vr ?? rule?.vr;
-    if (rule?.action === 'X') continue;
-    if (rule?.action === 'Z') {
-      w.header(tag, vr, 0);
+    const group = parseInt(tag.slice(1, 5), 16);
+    const vr = element.vr ?? dictionaryVr(tag) ?? (element.items ? 'SQ' : undefined);
+    if (group % 2 === 1) {
+      context.report.privateDropped(tag);
       continue;
     }
-    if (rule?.action === 'D') {
-      w.text(tag, vr ?? 'LO', dummies[vr ?? ''] ?? 'ANONYMOUS');
+    // Overlays (60xx) and curves (50xx) go whole: their data is pixels or text drawn over the image.
+    if ((group & 0xff00) === 0x6000 || (group & 0xff00) === 0x5000) {
+      context.report.record('removed', tag, attributeName(tag));
       continue;
+    }
+    let action: ProfileAction | undefined = actionFor(tag, context.iod, nested);
+    if (action === undefined && vr === 'UI' && !keptUidTags.has(tag)) action = 'U';
+    if (action === undefined && dummy && !keptInDummy(tag, vr) && !element.items) action = 'D';
+    if (action === 'C') action = element.items || vr === 'SQ' ? 'C' : 'D';
+    switch (action) {
+      case 'X':
+        context.report.record('removed', tag, attributeName(tag));
+        continue;
+      case 'Z':
+        context.report.record('emptied', tag, attributeName(tag));
+        w.header(tag, vr, 0);
+        continue;
+      case 'D':
+        if (element.items || vr === 'SQ') {
+          // A sequence's dummy is its items with every value in them replaced; its structure stays valid.
+          context.report.record('replaced', tag, attributeName(tag));
+          writeSequence(w, tag, element.items ?? [], context, true);
+          continue;
+        }
+        context.report.record('replaced', tag, attributeName(tag));
+        if (vr === 'UI') writeUids(w, tag, dataSet, context);
+        else if (vr && dummies[vr]) w.text(tag, vr, dummies[vr]);
+        else {
+          w.header(tag, vr, element.length);
+          w.push(zeros(element.length));
+        }
+        continue;
+      case 'C':
+        context.report.record('replaced', tag, attributeName(tag));
+        writeSequence(w, tag, element.items ?? [], context, true);
+        continue;
+      case 'U':
+        if (vr === 'UI' || vr === undefined) {
+          writeUids(w, tag, dataSet, context);
+          continue;
+        }
+        break;
+      case 'U*':
+      case 'K':
+      case undefined:
+        break;
     }
     if (element.items) {
-      writeSequence(w, tag, element.items, salt);
-      continue;
-    }
-    if ((vr === 'UI' || rule?.action === 'U') && !keptUidTags.has(tag)) {
-      const uids = (stringValue(dataSet, tag) ?? '').split('\\').filter(Boolean);
-      w.text(tag, 'UI', uids.map((uid) => remapUid(uid, salt)).join('\\'));
+      writeSequence(w, tag, element.items, context, dummy);
       continue;
     }
     // Kept as is: the original bytes, so numbers keep their byte order and pixel data its encoding.
@@ -114,12 +208,25 @@ function writeDataSet(w: Writer, dataSet: DicomDataSet, salt: string, group12?: 
   if (pending) w.push(pending);
 }
 
-function writeSequence(w: Writer, tag: string, items: dicomParser.Element[], salt: string): void {
+function writeUids(w: Writer, tag: string, dataSet: DicomDataSet, context: Context): void {
+  const uids = (dataSet.string(tag) ?? '').replace(/\0/g, '').split('\\').map((uid) => uid.trim());
+  const out = uids.map((uid) => (uid === '' || isStandardUid(uid) ? uid : remap(context, uid)));
+  if (out.some((uid, i) => uid !== uids[i])) context.report.record('uid', tag, attributeName(tag));
+  w.text(tag, 'UI', out.join('\\'));
+}
+
+function writeSequence(
+  w: Writer,
+  tag: string,
+  items: dicomParser.Element[],
+  context: Context,
+  dummy: boolean,
+): void {
   const inner = new Writer(w.encoding);
   for (const item of items) {
     if (!item.dataSet) continue;
     const body = new Writer(w.encoding);
-    writeDataSet(body, item.dataSet, salt);
+    writeDataSet(body, item.dataSet, context, true, dummy);
     const encoded = body.result();
     const head = new Uint8Array(8);
     const view = new DataView(head.buffer);
@@ -155,25 +262,8 @@ function fileMeta(sopClass: string, sopInstance: string, syntax: string): Uint8A
   return head.result();
 }
 
-/**
- * De-identifies a DICOM file by the Basic Profile: identifying attributes removed, emptied or replaced,
- * private tags removed, UIDs remapped per `salt` (the owner), Patient Identity Removed set to YES and
- * the method recorded. Pixel data and every other attribute keep their original bytes.
- */
-export function deidentifyDicom(input: Uint8Array, salt: string): Uint8Array {
-  return joinBytes(deidentifyDicomParts(input, salt));
-}
-
-/**
- * deidentifyDicom's file as the runs of bytes that make it up, in order, the pixel data among them as
- * a view into `input`: a caller that hashes and writes the runs one by one never copies the file whole.
- */
-export function deidentifyDicomParts(input: Uint8Array, salt: string): Uint8Array[] {
-  const dataSet = parseDicom(input);
-  const syntax = stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2';
-  // A deflated file has been inflated by the parser; it is written back uncompressed.
-  const outSyntax = syntax === '1.2.840.10008.1.2.1.99' ? EXPLICIT_LE : syntax;
-  const encoding = { little: outSyntax !== '1.2.840.10008.1.2.2', explicit: outSyntax !== '1.2.840.10008.1.2' };
+/** The de-identification record: Patient Identity Removed, the method, and its code (DCM 113100). */
+function methodAttributes(encoding: Encoding): Uint8Array {
   const tail = new Writer(encoding);
   tail.text('x00120062', 'CS', 'YES');
   tail.text('x00120063', 'LO', DEIDENTIFICATION_METHOD);
@@ -190,13 +280,52 @@ export function deidentifyDicomParts(input: Uint8Array, salt: string): Uint8Arra
   sequence.set(item, 8);
   tail.header('x00120064', 'SQ', sequence.length);
   tail.push(sequence);
+  return tail.result();
+}
+
+/**
+ * De-identifies a DICOM file by the Basic Profile: identifying attributes removed, emptied or replaced,
+ * private tags removed, UIDs remapped per `salt` (the owner), Patient Identity Removed set to YES and
+ * the method recorded. Pixel data and every other attribute keep their original bytes.
+ */
+export function deidentifyDicom(input: Uint8Array, salt: string): Uint8Array {
+  return joinBytes(deidentifyDicomParts(input, salt));
+}
+
+/** A de-identified file as runs of bytes (see deidentifyDicomParts) and what was done to it. */
+export interface DeidentifiedDicom {
+  parts: Uint8Array[];
+  report: DeidentificationReport;
+}
+
+/**
+ * deidentifyDicom's file as the runs of bytes that make it up, in order, the pixel data among them as
+ * a view into `input`: a caller that hashes and writes the runs one by one never copies the file whole.
+ */
+export function deidentifyDicomParts(input: Uint8Array, salt: string): Uint8Array[] {
+  return deidentifyDicomWithReport(input, salt).parts;
+}
+
+/** deidentifyDicomParts, with the report of what was removed, emptied, replaced and remapped. */
+export function deidentifyDicomWithReport(input: Uint8Array, salt: string): DeidentifiedDicom {
+  // Implicit-VR files carry no VRs: the data dictionary's tell sequences and UIDs apart.
+  const dataSet = parseDicom(input, dictionaryVr);
+  const syntax = stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2';
+  // A deflated file has been inflated by the parser; it is written back uncompressed.
+  const outSyntax = syntax === '1.2.840.10008.1.2.1.99' ? EXPLICIT_LE : syntax;
+  const encoding = { little: outSyntax !== '1.2.840.10008.1.2.2', explicit: outSyntax !== '1.2.840.10008.1.2' };
+  const sopClass = stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002');
+  const report = new ReportBuilder(iodOf(sopClass));
+  const context: Context = { salt, iod: iodOf(sopClass), report, uids: new Map() };
   const body = new Writer(encoding);
-  writeDataSet(body, dataSet, salt, tail.result());
+  writeDataSet(body, dataSet, context, false, false, methodAttributes(encoding));
   const sopInstance = stringValue(dataSet, 'x00080018');
   const meta = fileMeta(
-    stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002') ?? '1.2.840.10008.5.1.4.1.1.7',
-    sopInstance ? remapUid(sopInstance, salt) : remapUid('unknown', salt),
+    sopClass ?? '1.2.840.10008.5.1.4.1.1.7',
+    sopInstance ? remap(context, sopInstance) : remapUid('unknown', salt),
     outSyntax,
   );
-  return [meta, ...body.parts];
+  return { parts: [meta, ...body.parts], report: report.result(context.uids.size) };
 }
+
+export { emptyReport, type DeidentificationReport };

@@ -21,12 +21,13 @@ function inflate(bytes: Uint8Array, position: number): Uint8Array {
 
 /**
  * Parses a DICOM file, with or without the Part 10 preamble (a bare data set is read as implicit VR
- * little endian, as PS3.5 defines the default).
+ * little endian, as PS3.5 defines the default). `vrOf` gives the VR of a tag in implicit-VR data sets
+ * (a data dictionary), so their sequences and UIDs are known for what they are.
  */
-export function parseDicom(bytes: Uint8Array): DicomDataSet {
+export function parseDicom(bytes: Uint8Array, vrOf?: (tag: string) => string | undefined): DicomDataSet {
   const options = hasDicomPreamble(bytes) ? { inflater: inflate } : { TransferSyntaxUID: '1.2.840.10008.1.2' };
   try {
-    return dicomParser.parseDicom(bytes, options as dicomParser.ParseDicomOptions);
+    return dicomParser.parseDicom(bytes, { ...options, vrCallback: vrOf } as dicomParser.ParseDicomOptions);
   } catch (error) {
     // dicom-parser throws strings or { exception, dataSet }; neither is fit for a client.
     const reason =

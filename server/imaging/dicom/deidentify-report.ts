@@ -1,0 +1,94 @@
+/** One attribute the profile acted on, and how many times (it may sit in several sequence items). */
+export interface ReportAttribute {
+  /** '(gggg,eeee)'. */
+  tag: string;
+  name: string;
+  count: number;
+}
+
+/** Where burned-in text was found and blanked, in pixels of the stored image. */
+export interface ReportRegion {
+  frame: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text: string;
+}
+
+/** What de-identifying one file did: the record kept with the upload and shown to its owner. */
+export interface DeidentificationReport {
+  /** The profile applied. */
+  profile: string;
+  /** The PS3.3 IOD whose Types chose between the combined action codes, when known. */
+  iod: string | null;
+  removed: ReportAttribute[];
+  emptied: ReportAttribute[];
+  replaced: ReportAttribute[];
+  /** Attributes whose UIDs were replaced, and how many distinct UIDs were. */
+  uidAttributes: ReportAttribute[];
+  uidsRemapped: number;
+  privateTagsDropped: number;
+  /** Burned-in text: not checked, none found, blanked (with where), or found and not cleanable. */
+  burnedInText: 'not-checked' | 'none-found' | 'blanked' | 'not-cleanable';
+  burnedInRegions: ReportRegion[];
+}
+
+/** The profile's name as reports give it. */
+export const REPORT_PROFILE = 'DICOM PS3.15 Table E.1-1 Basic Application Level Confidentiality Profile';
+
+/** A report of nothing done (a file kept as sent, or not DICOM). */
+export function emptyReport(): DeidentificationReport {
+  return {
+    profile: REPORT_PROFILE,
+    iod: null,
+    removed: [],
+    emptied: [],
+    replaced: [],
+    uidAttributes: [],
+    uidsRemapped: 0,
+    privateTagsDropped: 0,
+    burnedInText: 'not-checked',
+    burnedInRegions: [],
+  };
+}
+
+type Kind = 'removed' | 'emptied' | 'replaced' | 'uid';
+
+/** Collects the report while a file is rewritten. */
+export class ReportBuilder {
+  private readonly lists = new Map<Kind, Map<string, ReportAttribute>>();
+  private privates = 0;
+  private readonly iod: string | undefined;
+  constructor(iod: string | undefined) {
+    this.iod = iod;
+  }
+  /** Notes one action on `tag` ('x00100010'). */
+  record(kind: Kind, tag: string, name: string): void {
+    let list = this.lists.get(kind);
+    if (!list) this.lists.set(kind, (list = new Map()));
+    const key = `(${tag.slice(1, 5)},${tag.slice(5)})`.toUpperCase();
+    const entry = list.get(key);
+    if (entry) entry.count++;
+    else list.set(key, { tag: key, name, count: 1 });
+  }
+  /** Notes one private attribute dropped. */
+  privateDropped(tag: string): void {
+    void tag;
+    this.privates++;
+  }
+  /** The finished report; `uids` is how many distinct UIDs were remapped. */
+  result(uids: number): DeidentificationReport {
+    const list = (kind: Kind) => [...(this.lists.get(kind)?.values() ?? [])].sort((a, b) => a.tag.localeCompare(b.tag));
+    return {
+      ...emptyReport(),
+      iod: this.iod ?? null,
+      removed: list('removed'),
+      emptied: list('emptied'),
+      replaced: list('replaced'),
+      uidAttributes: list('uid'),
+      uidsRemapped: uids,
+      privateTagsDropped: this.privates,
+    };
+  }
+}
