@@ -1,13 +1,16 @@
 // Writes server/imaging/dicom/deidentify-profile-table.ts from the standard itself:
 // - PS3.15 Table E.1-1 (the Application Level Confidentiality Profile, as tabulated in
-//   /work/shared/reference/dicom-confidentiality-profile.tsv or the path given as first argument), and
+//   scripts/reference/dicom-confidentiality-profile.tsv, a copy of the project's reference, or the path given), and
 // - PS3.3 IOD and module definitions (GDCM's Part3.xml, Debian package libgdcm-tools), for the Type of each
 //   attribute whose action is a combined code (X/Z, X/D, X/Z/D, Z/D, X/Z/U*): PS3.15 E.1.1 chooses between
 //   removing, emptying and dummying by whether the IOD makes the attribute Type 3, 2 or 1.
 // Run: npx node scripts/generate-deidentify-profile.ts [table.tsv] [Part3.xml] [UIDs.xml]
 import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { format, resolveConfig } from 'prettier';
 
-const tablePath = process.argv[2] ?? '/work/shared/reference/dicom-confidentiality-profile.tsv';
+const tablePath =
+  process.argv[2] ?? fileURLToPath(new URL('reference/dicom-confidentiality-profile.tsv', import.meta.url));
 const part3Path = process.argv[3] ?? '/usr/share/gdcm-3.0/XML/Part3.xml';
 const uidsPath = process.argv[4] ?? '/usr/share/gdcm-3.0/XML/UIDs.xml';
 const outPath = new URL('../server/imaging/dicom/deidentify-profile-table.ts', import.meta.url);
@@ -161,7 +164,9 @@ export const attributeTypes: Readonly<Record<string, Readonly<Record<string, str
 /** The PS3.3 IOD of each storage SOP Class UID, by the IOD's name. */
 export const iodBySopClass: Readonly<Record<string, string>> = ${JSON.stringify(sopClasses, null, 1)};
 `;
-writeFileSync(outPath, out);
+// Formatted as the repository formats code, so running the generator again leaves no diff.
+const config = await resolveConfig(fileURLToPath(outPath));
+writeFileSync(outPath, await format(out, { ...config, filepath: fileURLToPath(outPath) }));
 console.log(
   `${profile.length} profile rows, ${combined.length} combined codes, ${iods.size} IODs, ${Object.keys(sopClasses).length} SOP classes`,
 );

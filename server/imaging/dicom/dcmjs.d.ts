@@ -1,7 +1,9 @@
 // dcmjs ships no type declarations; only its data dictionary is used here.
 declare module 'dcmjs' {
   const dcmjs: {
-    data: { DicomMetaDictionary: { dictionary: Record<string, { tag: string; vr: string; name: string } | undefined> } };
+    data: {
+      DicomMetaDictionary: { dictionary: Record<string, { tag: string; vr: string; name: string } | undefined> };
+    };
   };
   export default dcmjs;
 }

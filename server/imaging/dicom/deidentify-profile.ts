@@ -36,9 +36,7 @@ export function profileRowFor(tag: string): ProfileRow | undefined {
   const listed = rowsByTag.get(tag);
   if (listed) return listed;
   if (parseInt(tag.slice(1, 5), 16) % 2 === 1) return privateRow;
-  return repeatingRows.find((row) =>
-    [...row.tag].every((digit, i) => digit === 'x' || digit === tag[i + 1]),
-  );
+  return repeatingRows.find((row) => [...row.tag].every((digit, i) => digit === 'x' || digit === tag[i + 1]));
 }
 
 /** The PS3.3 IOD a SOP Class UID belongs to, when the standard's tables name it. */

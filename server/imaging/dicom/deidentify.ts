@@ -2,7 +2,14 @@ import { hash } from 'node:crypto';
 import type dicomParser from 'dicom-parser';
 import { joinBytes } from '../../storage/byte-runs.ts';
 import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
-import { actionFor, attributeName, dictionaryVr, iodOf, keptUidTags, type ProfileAction } from './deidentify-profile.ts';
+import {
+  actionFor,
+  attributeName,
+  dictionaryVr,
+  iodOf,
+  keptUidTags,
+  type ProfileAction,
+} from './deidentify-profile.ts';
 import { emptyReport, ReportBuilder, type DeidentificationReport } from './deidentify-report.ts';
 
 /**
@@ -12,7 +19,24 @@ import { emptyReport, ReportBuilder, type DeidentificationReport } from './deide
 export const DEIDENTIFICATION_METHOD = 'DICOM PS3.15 E.1-1 Basic Profile (LumenQC)';
 
 const longVrs = new Set(['OB', 'OW', 'OF', 'OD', 'OL', 'OV', 'SQ', 'UC', 'UN', 'UR', 'UT', 'SV', 'UV']);
-const textVrs = new Set(['AE', 'AS', 'CS', 'DA', 'DS', 'DT', 'IS', 'LO', 'LT', 'PN', 'SH', 'ST', 'TM', 'UC', 'UR', 'UT']);
+const textVrs = new Set([
+  'AE',
+  'AS',
+  'CS',
+  'DA',
+  'DS',
+  'DT',
+  'IS',
+  'LO',
+  'LT',
+  'PN',
+  'SH',
+  'ST',
+  'TM',
+  'UC',
+  'UR',
+  'UT',
+]);
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 
 interface Encoding {
@@ -209,19 +233,16 @@ function writeDataSet(
 }
 
 function writeUids(w: Writer, tag: string, dataSet: DicomDataSet, context: Context): void {
-  const uids = (dataSet.string(tag) ?? '').replace(/\0/g, '').split('\\').map((uid) => uid.trim());
+  const uids = (dataSet.string(tag) ?? '')
+    .replace(/\0/g, '')
+    .split('\\')
+    .map((uid) => uid.trim());
   const out = uids.map((uid) => (uid === '' || isStandardUid(uid) ? uid : remap(context, uid)));
   if (out.some((uid, i) => uid !== uids[i])) context.report.record('uid', tag, attributeName(tag));
   w.text(tag, 'UI', out.join('\\'));
 }
 
-function writeSequence(
-  w: Writer,
-  tag: string,
-  items: dicomParser.Element[],
-  context: Context,
-  dummy: boolean,
-): void {
+function writeSequence(w: Writer, tag: string, items: dicomParser.Element[], context: Context, dummy: boolean): void {
   const inner = new Writer(w.encoding);
   for (const item of items) {
     if (!item.dataSet) continue;
