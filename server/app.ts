@@ -11,14 +11,25 @@ import errorHandling from './plugins/error-handling.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import staticSite from './plugins/static-site.ts';
+import textGuard from './plugins/text-guard.ts';
 import type { Services } from './services.ts';
+
+/**
+ * Fastify's form of TRUST_PROXY. A hop count trusts that many nearest hops whoever they are (Fastify itself
+ * refuses bare numbers for that reason), so it is only for a server no one reaches except through them.
+ */
+function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
 
 /** Builds the whole product as a Fastify instance over the given services; never listens. */
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
   const healthProbe = createHealthProbe(services);
   const app = Fastify({
     logger: { level: config.logLevel },
-    trustProxy: true,
+    // Only a configured proxy may name the client: otherwise anyone could pick the address every rate limit counts.
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // A load balancer's request id, when it sends one, ties our log lines to its own.
     requestIdHeader: 'x-request-id',
@@ -46,6 +57,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   await app.register(errorHandling);
   await app.register(securityHeaders);
+  await app.register(textGuard);
   await app.register(rateLimit);
   await app.register(authGuard);
   await app.register(registerApiRoutes, { prefix: '/api/v1' });

@@ -18,6 +18,13 @@ export interface Config {
   /** Folder of the built static site; served when it exists. */
   distDir: string;
   logLevel: string;
+  /**
+   * Which hops' X-Forwarded-For to believe: false (TRUST_PROXY unset) trusts none, so the client address is
+   * the socket's; a number trusts that many proxies in front; a list trusts those addresses or ranges.
+   */
+  trustProxy: false | number | string[];
+  /** Strict-Transport-Security max-age sent on answers over HTTPS (seen directly or from a trusted proxy); 0 sends none. */
+  hstsMaxAge: number;
 }
 
 /** A configuration value that cannot be used; its message names the variable. */
@@ -57,6 +64,26 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   }
   return raw;
+}
+
+const ADDRESS_OR_RANGE = /^(?:[\d.]+|[\da-f:.]+)(?:\/\d{1,3})?$/i;
+
+/** TRUST_PROXY: unset trusts nobody; a hop count; or a comma-separated list of addresses and CIDR ranges. */
+function trustProxy(env: Env): false | number | string[] {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 0, 20) || false;
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  for (const entry of entries) {
+    if (!named.has(entry) && !ADDRESS_OR_RANGE.test(entry)) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `expected a number of proxies or a comma-separated list of addresses, got "${entry}"`,
+      );
+    }
+  }
+  return entries;
 }
 
 /**
@@ -100,5 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 7, 1, 365),
     distDir: path.resolve(text(env, 'DIST_DIR') ?? './dist'),
     logLevel,
+    trustProxy: trustProxy(env),
+    hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 31_536_000, 0, 2 * 31_536_000),
   };
 }

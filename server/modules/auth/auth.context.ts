@@ -11,10 +11,21 @@ export function createAuthContext(app: FastifyInstance) {
   const audit = createAuditRepository({ db: app.db });
   // Unknown e-mails are checked against this hash so that they cost as much time as known ones.
   let dummyHash: Promise<string> | undefined;
-  const pendingMail = new Set<Promise<void>>();
+  const pending = new Set<Promise<void>>();
   app.addHook('onClose', async () => {
-    await Promise.allSettled([...pendingMail]);
+    await Promise.allSettled([...pending]);
   });
+  /** Runs `work` after the answer; its failure is logged, never sent. Close waits for it. */
+  const afterAnswer = (request: FastifyRequest, what: string, work: () => Promise<unknown>) => {
+    const running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .then(
+        () => undefined,
+        (error: unknown) => request.log.error({ err: error }, `${what} failed`),
+      )
+      .finally(() => pending.delete(running));
+    pending.add(running);
+  };
 
   return {
     users: createUsersRepository({ db: app.db }),
@@ -39,12 +50,10 @@ export function createAuthContext(app: FastifyInstance) {
      * account (no enumeration by timing), and a mail outage never fails a request. Close waits for it.
      */
     sendLater(request: FastifyRequest, message: MailMessage): void {
-      const sending = app.mailer
-        .send(message)
-        .catch((error: unknown) => request.log.error({ err: error, subject: message.subject }, 'mail not sent'))
-        .finally(() => pendingMail.delete(sending));
-      pendingMail.add(sending);
+      afterAnswer(request, `mail "${message.subject}"`, () => app.mailer.send(message));
     },
+
+    afterAnswer,
   };
 }
 

@@ -9,6 +9,11 @@ import { tooManyRequests } from '../../http-errors.ts';
 export const AUTH_LIMITS = {
   /** Wrong passwords for one account from one address: guessing one password. */
   failuresPerAccountAndIp: { max: 10, timeWindow: 15 * 60_000 },
+  /**
+   * Wrong passwords for one account from any address: guessing one password from many addresses. Higher
+   * than the per-address limit, so someone else's guesses lock the owner out only after a real flood.
+   */
+  failuresPerAccount: { max: 30, timeWindow: 15 * 60_000 },
   /** Wrong passwords from one address over all accounts: password spraying. */
   failuresPerIp: { max: 100, timeWindow: 15 * 60_000 },
   /** Mails asked for one address: no one's inbox can be flooded through us. */
@@ -35,15 +40,17 @@ export function createAuthLimits(app: FastifyInstance) {
   const limiter = (name: string, limit: { max: number; timeWindow: number }, key: (r: FastifyRequest) => string) =>
     app.createRateLimit({ ...limit, keyGenerator: (request) => `auth-${name}:${key(request)}` });
   const failuresAccount = limiter('fail-acct', AUTH_LIMITS.failuresPerAccountAndIp, (r) => `${r.ip}|${emailOf(r)}`);
+  // Keyed by the address typed, known or not: a locked unknown address answers like a locked account.
+  const failuresAccountAnyIp = limiter('fail-acct-any', AUTH_LIMITS.failuresPerAccount, emailOf);
   const failuresIp = limiter('fail-ip', AUTH_LIMITS.failuresPerIp, (r) => r.ip);
   const mailsAddress = limiter('mail-addr', AUTH_LIMITS.mailsPerAddress, emailOf);
   const mailsIp = limiter('mail-ip', AUTH_LIMITS.mailsPerIp, (r) => r.ip);
   const tokenChecks = limiter('token-ip', AUTH_LIMITS.tokenChecksPerIp, (r) => r.ip);
 
   return {
-    /** Refuses a sign-in with 429 once either failure counter is full; counts nothing itself. */
+    /** Refuses a sign-in with 429 once any failure counter is full; counts nothing itself. */
     async checkSignIn(request: FastifyRequest): Promise<void> {
-      for (const check of [failuresAccount, failuresIp]) {
+      for (const check of [failuresAccount, failuresAccountAnyIp, failuresIp]) {
         const state = await check(request, { increment: false });
         if (state.isAllowed || state.remaining > 0) continue;
         throw tooManyRequests(
@@ -52,9 +59,10 @@ export function createAuthLimits(app: FastifyInstance) {
       }
     },
 
-    /** Counts one failed sign-in against both failure counters. */
+    /** Counts one failed sign-in against every failure counter. */
     async countFailure(request: FastifyRequest): Promise<void> {
       await failuresAccount(request);
+      await failuresAccountAnyIp(request);
       await failuresIp(request);
     },
 

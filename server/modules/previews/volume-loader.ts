@@ -1,6 +1,6 @@
 import { decodeImage } from '../../imaging/decode-image.ts';
 import { UndecodableImageError, type ImageVolume } from '../../imaging/volume.ts';
-import { tooLarge, unsupportedType } from '../../http-errors.ts';
+import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { uploadStorageKey, type UploadRow } from '../uploads/uploads.repository.ts';
 import { onePerApp } from './one-per-app.ts';
@@ -46,7 +46,11 @@ export function createVolumeLoader(storage: Storage) {
         return hit.volume;
       }
       const volume = readObject(storage, uploadStorageKey(upload.storedFilename)).then((bytes) =>
-        decodeImage(bytes, upload.format),
+        decodeImage(bytes, upload.format).catch((error: unknown) => {
+          // A decoder tripping over damaged bytes (a RangeError deep in a codec) is the file's fault.
+          if (error instanceof UndecodableImageError || error instanceof HttpError) throw error;
+          throw new HttpError(422, 'This image could not be decoded: the file is damaged or incomplete.');
+        }),
       );
       const entry = { volume, bytes: 0 };
       cache.set(upload.storedFilename, entry);

@@ -77,7 +77,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     async (request, reply) => {
       const { limit: pageSize, cursor } = request.query;
       const page = await repo.listForOwner(currentUser(request).id, { limit: pageSize, after: cursor });
-      reply.header('cache-control', 'private, no-cache').header(UPLOAD_LIMIT_HEADER, limit);
+      reply.header(UPLOAD_LIMIT_HEADER, limit);
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
       return page.items;
     },

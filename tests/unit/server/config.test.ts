@@ -22,6 +22,9 @@ describe('loadConfig', () => {
     ['LLM_BASE_URL', 'ftp://model'],
     ['REDIS_URL', 'http://redis'],
     ['MAIL_FROM', 'nobody'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '10.0.0.1, evil host'],
+    ['HSTS_MAX_AGE', 'forever'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}:`));
@@ -31,5 +34,18 @@ describe('loadConfig', () => {
     const config = loadConfig({ PUBLIC_SITE_URL: 'https://qc.example.org/', LLM_BASE_URL: 'http://127.0.0.1:8000/' });
     expect(config.publicSiteUrl).toBe('https://qc.example.org');
     expect(config.llm?.baseUrl).toBe('http://127.0.0.1:8000');
+  });
+
+  it('trusts no proxy unless TRUST_PROXY names a hop count or addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'loopback',
+    ]);
+    expect(loadConfig({}).hstsMaxAge).toBe(31_536_000);
+    expect(loadConfig({ HSTS_MAX_AGE: '0' }).hstsMaxAge).toBe(0);
   });
 });
