@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { siteIconNames } from './components/site-icons.ts';
 
 /** Sections of the user guide, one MDX file each; the file name is the section id used in URL hashes. */
 const guide = defineCollection({
@@ -55,7 +56,7 @@ const benefits = defineCollection({
   loader: file('./src/content/benefits/benefits.json'),
   schema: z.object({
     id: z.string().describe('Stable slug of the benefit'),
-    icon: z.string().describe('A single emoji shown beside the title; decorative'),
+    icon: z.enum(siteIconNames).describe('Name of the icon from the site set drawn beside the title; decorative'),
     title: z.string().describe('Short name of the benefit'),
     description: z.string().describe('One or two sentences about it'),
   }),
