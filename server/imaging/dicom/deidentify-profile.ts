@@ -74,8 +74,28 @@ export function actionFor(
   if (type === '2') return choices.includes('Z') ? 'Z' : strongest;
   if (type === '3') return 'X';
   // Not in this IOD as the tables here know it (they are of an older edition than today's standard): kept
-  // present and empty where allowed, so a newer edition's Type 2 stays satisfied.
-  return choices.includes('Z') ? 'Z' : strongest;
+  // present and empty where allowed, so a newer edition's Type 2 stays satisfied; a sequence keeps its
+  // items, cleaned, where allowed (an empty sequence breaks a Type 3 one), or goes.
+  if (!row.name.endsWith('Sequence')) return choices.includes('Z') ? 'Z' : strongest;
+  return choices.includes('U*') ? 'U*' : choices.includes('D') ? 'D' : 'X';
+}
+
+/**
+ * Type 1C attributes required only while another is present, and "not present otherwise" (PS3.3): when the
+ * profile removes the other, these go too, or the file would break its IOD. Clinical Trial Protocol Ethics
+ * Committee Name (D) is required only with the Approval Number (X).
+ */
+const requiredOnlyWith = new Map([['x00120081', 'x00120082']]);
+
+/** True when `tag` must go because the attribute that makes it required is removed (or was never there). */
+export function loosesItsCondition(
+  tag: string,
+  present: (tag: string) => boolean,
+  iod: string | undefined,
+  nested: boolean,
+): boolean {
+  const condition = requiredOnlyWith.get(tag);
+  return condition !== undefined && (!present(condition) || actionFor(condition, iod, nested) === 'X');
 }
 
 /** UIDs that name kinds of things (SOP classes, coding schemes, templates), not patients or studies: kept as they are. */

@@ -8,6 +8,7 @@ import {
   dictionaryVr,
   iodOf,
   keptUidTags,
+  loosesItsCondition,
   type ProfileAction,
 } from './deidentify-profile.ts';
 import { emptyReport, ReportBuilder, type DeidentificationReport } from './deidentify-report.ts';
@@ -179,6 +180,7 @@ function writeDataSet(
       continue;
     }
     let action: ProfileAction | undefined = actionFor(tag, context.iod, nested);
+    if (loosesItsCondition(tag, (other) => other in dataSet.elements, context.iod, nested)) action = 'X';
     if (action === undefined && vr === 'UI' && !keptUidTags.has(tag)) action = 'U';
     if (action === undefined && dummy && !keptInDummy(tag, vr) && !element.items) action = 'D';
     if (action === 'C') action = element.items || vr === 'SQ' ? 'C' : 'D';
