@@ -3,10 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 const only = process.argv.slice(2);
-const benches = readdirSync('bench')
-  .filter((name) => name.endsWith('.ts'))
-  .filter((name) => only.length === 0 || only.some((o) => name.startsWith(o)))
-  .sort();
+const all = readdirSync('bench').filter((name) => name.endsWith('.ts'));
+// A name that is a whole benchmark runs only that one (`qc` is not also `qc-batch`); otherwise it is a prefix.
+const chosen = (name: string, o: string) => name === `${o}.ts` || (!all.includes(`${o}.ts`) && name.startsWith(o));
+const benches = all.filter((name) => only.length === 0 || only.some((o) => chosen(name, o))).sort();
 let failed = 0;
 for (const name of benches) {
   console.log(`\n=== bench/${name}`);

@@ -6,6 +6,7 @@ import uploadsRoutes from './modules/uploads/uploads.routes.ts';
 import seriesRoutes from './modules/uploads/series.routes.ts';
 import previewsRoutes from './modules/previews/previews.routes.ts';
 import qcRoutes from './modules/qc/qc.routes.ts';
+import qcBatchRoutes from './modules/qc/qc-batch.routes.ts';
 import metricsRoutes from './modules/metrics/metrics.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import profileRoutes from './modules/profile/profile.routes.ts';
@@ -17,6 +18,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(analyticsRoutes);
   await app.register(previewsRoutes);
   await app.register(qcRoutes);
+  await app.register(qcBatchRoutes);
   await app.register(uploadsRoutes);
   await app.register(seriesRoutes);
   await app.register(metricsRoutes);

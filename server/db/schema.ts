@@ -7,3 +7,4 @@ export * from '../modules/contact/contact.table.ts';
 export * from '../modules/analytics/analytics.table.ts';
 export * from '../modules/uploads/uploads.table.ts';
 export * from '../modules/qc/qc.table.ts';
+export * from '../modules/qc/qc-batch.table.ts';

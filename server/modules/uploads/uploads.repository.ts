@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, lt, or } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
@@ -89,6 +89,29 @@ export function createUploadsRepository({ db }: { db: Database }) {
       const items = rows.map(toUploadItem);
       const full = page.limit !== undefined && items.length === page.limit;
       return full ? { items, next: items.at(-1)!.stored_filename } : { items };
+    },
+
+    /**
+     * The owner's uploads to check in a batch, oldest first: those named, those whose original name
+     * contains `search` (case-insensitive, as the My Images search), or all. Names not found are left out.
+     */
+    async listToCheck(ownerId: string, choice: { storedFilenames?: string[]; search?: string }) {
+      const chosen = choice.storedFilenames
+        ? inArray(uploads.storedFilename, choice.storedFilenames)
+        : choice.search
+          ? ilike(uploads.originalName, `%${choice.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+          : undefined;
+      return db
+        .select({
+          id: uploads.id,
+          storedFilename: uploads.storedFilename,
+          originalName: uploads.originalName,
+          sha256: uploads.sha256,
+          format: uploads.format,
+        })
+        .from(uploads)
+        .where(and(eq(uploads.ownerId, ownerId), chosen))
+        .orderBy(asc(uploads.createdAt), asc(uploads.id));
     },
 
     /** The owner's upload of that stored name; 404 when it is unknown or someone else's. */

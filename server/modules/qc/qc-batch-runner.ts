@@ -1,0 +1,150 @@
+import { availableParallelism } from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { Piscina } from 'piscina';
+import { HttpError } from '../../http-errors.ts';
+import { readObject } from '../previews/volume-loader.ts';
+import { uploadStorageKey } from '../uploads/uploads.repository.ts';
+import type { WorkerAnswer } from './batch-check-worker.ts';
+import { checkRow } from './builtin-check.ts';
+import { createQcBatchRepository, type PendingItem } from './qc-batch.repository.ts';
+
+/** How long a replica holds a batch without renewing; after a crash another resumes it this much later. */
+export const LEASE_MS = 60_000;
+const RENEW_MS = 15_000;
+/** How often a replica looks for batches nobody holds (queued elsewhere, or left by a crashed replica). */
+const SCAN_MS = 30_000;
+/** Images read from the database at a time. */
+const CHUNK = 32;
+/** Batches one replica works on at once; others wait, queued, until one ends. */
+const RUNNING_BATCHES = 2;
+/** Threads checking images: one a core, up to four, so a batch cannot take every core of a large host. */
+const THREADS = Math.max(1, Math.min(4, availableParallelism()));
+/** Images in flight per batch: one more than the threads, so reading and storing overlap with checking. */
+const LANES = THREADS + 1;
+const UNMEASURABLE = 'This image could not be measured.';
+
+/**
+ * Runs batch checks in the background: claims a batch by its lease, checks its images on a pool of
+ * threads (piscina) and stores each result as a single check is stored. A batch survives a restart:
+ * its images are marked one by one, and whichever replica next holds its lease carries on where it stopped.
+ */
+export function createBatchRunner(app: FastifyInstance) {
+  const repo = createQcBatchRepository({ db: app.db });
+  const active = new Map<string, Promise<void>>();
+  const cancelled = new Set<string>();
+  let pool: Piscina | undefined;
+  let scan: NodeJS.Timeout | undefined;
+  let closing = false;
+
+  const leaseUntil = () => new Date(app.clock().getTime() + LEASE_MS);
+  const threads = () =>
+    (pool ??= new Piscina({
+      filename: new URL('./batch-check-worker.ts', import.meta.url).href,
+      minThreads: 0,
+      maxThreads: THREADS,
+      idleTimeout: 30_000,
+    }));
+
+  async function checkItem(item: PendingItem, ownerId: string): Promise<void> {
+    try {
+      const bytes = await readObject(app.storage, uploadStorageKey(item.storedFilename));
+      // Only a buffer of its own is handed over: a small read may share Node's pooled buffer.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const answer: WorkerAnswer = await threads().run(
+        { bytes, format: item.format },
+        own ? { transferList: [bytes.buffer as ArrayBuffer] } : {},
+      );
+      if (!answer.ok) return await repo.recordError(item, answer.detail);
+      await repo.recordResult(item, checkRow({ uploadId: item.uploadId, ownerId }, answer, app.clock()));
+    } catch (error) {
+      if (error instanceof HttpError) return await repo.recordError(item, error.detail);
+      app.log.error({ err: error, upload: item.storedFilename }, 'batch check of one image failed');
+      await repo.recordError(item, UNMEASURABLE).catch(() => undefined);
+    }
+  }
+
+  async function run(id: string): Promise<void> {
+    const claimed = await repo.claim(id, app.clock(), leaseUntil());
+    if (!claimed) return;
+    let live = true;
+    const keepLease = async () => {
+      live = live && !cancelled.has(id) && (await repo.renew(id, leaseUntil()));
+    };
+    const renewal = setInterval(() => void keepLease().catch(() => undefined), RENEW_MS);
+    renewal.unref();
+    const queue: PendingItem[] = [];
+    let after = -1;
+    let exhausted = false;
+    let refill: Promise<void> | undefined;
+    const next = async (): Promise<PendingItem | undefined> => {
+      while (queue.length === 0 && !exhausted && live) {
+        refill ??= (async () => {
+          const items = await repo.pending(id, after, CHUNK);
+          if (items.length === 0) exhausted = true;
+          else {
+            queue.push(...items);
+            after = items.at(-1)!.position;
+          }
+          await keepLease();
+        })().finally(() => (refill = undefined));
+        await refill;
+      }
+      return live && !closing && !cancelled.has(id) ? queue.shift() : undefined;
+    };
+    try {
+      await Promise.all(
+        Array.from({ length: LANES }, async () => {
+          for (let item = await next(); item; item = await next()) await checkItem(item, claimed.ownerId);
+        }),
+      );
+      if (exhausted && live && !closing) await repo.finish(id, app.clock());
+      else if (closing && live) await repo.release(id);
+    } finally {
+      clearInterval(renewal);
+      cancelled.delete(id);
+    }
+  }
+
+  const runner = {
+    /** Starts (or resumes) a batch on this replica when it has room and no other replica holds it. */
+    start(id: string): void {
+      if (closing || active.has(id) || active.size >= RUNNING_BATCHES) return;
+      const work = run(id)
+        .catch((error) => app.log.error({ err: error, batch: id }, 'batch check stopped'))
+        .finally(() => {
+          active.delete(id);
+          if (!closing) void runner.resumeWaiting();
+        });
+      active.set(id, work);
+    },
+    /** Stops a batch this replica is running after the images in flight (others see it at their next renewal). */
+    cancelled(id: string): void {
+      if (active.has(id)) cancelled.add(id);
+    },
+    /** Starts the batches nobody holds: queued ones, and those of a replica that stopped or crashed. */
+    async resumeWaiting(): Promise<void> {
+      if (closing) return;
+      try {
+        for (const id of await repo.claimable(app.clock())) runner.start(id);
+      } catch (error) {
+        app.log.error({ err: error }, 'looking for batch checks to resume failed');
+      }
+    },
+    /** Resumes waiting batches now and looks again every 30 s. */
+    async open(): Promise<void> {
+      await runner.resumeWaiting();
+      scan = setInterval(() => void runner.resumeWaiting(), SCAN_MS);
+      scan.unref();
+    },
+    /** Lets the images in flight finish, hands the leases back and stops the threads. */
+    async close(): Promise<void> {
+      closing = true;
+      clearInterval(scan);
+      await Promise.allSettled(active.values());
+      await pool?.destroy();
+    },
+  };
+  return runner;
+}
+
+export type BatchRunner = ReturnType<typeof createBatchRunner>;

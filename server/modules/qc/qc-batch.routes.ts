@@ -1,0 +1,88 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contract/errors.ts';
+import {
+  qcBatch,
+  qcBatchList,
+  qcBatchParams,
+  qcBatchRequest,
+  qcBatchResults,
+  qcBatchResultsQuery,
+} from '../../../contract/qc-batch.ts';
+import { badRequest, conflict, notFound } from '../../http-errors.ts';
+import { currentUser } from '../../plugins/auth-guard.ts';
+import { createUploadsRepository } from '../uploads/uploads.repository.ts';
+import { createBatchRunner } from './qc-batch-runner.ts';
+import { createQcBatchRepository } from './qc-batch.repository.ts';
+
+/** Batches one user may have queued or running at once. */
+export const BATCHES_PER_USER = 1;
+/** Why a second batch is refused while one is unfinished. */
+export const BATCH_BUSY = 'You already have a batch check running. Wait for it to finish, or cancel it.';
+/** Why a batch with nothing to check is refused. */
+export const BATCH_EMPTY = 'No images match: there is nothing to check.';
+
+const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse };
+
+/** Batch checks (many images as one job, with progress), their cancelling and their results. */
+export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const uploadsRepo = createUploadsRepository({ db: app.db });
+  const repo = createQcBatchRepository({ db: app.db });
+  const runner = createBatchRunner(app);
+  const guarded = { preHandler: app.authenticate };
+  app.addHook('onReady', () => runner.open());
+  app.addHook('onClose', () => runner.close());
+
+  app.post(
+    '/qc/batches',
+    { ...guarded, schema: { body: qcBatchRequest, response: { 202: qcBatch, ...errors } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const body = request.body;
+      if ((await repo.unfinishedCount(user.id)) >= BATCHES_PER_USER) throw conflict(BATCH_BUSY);
+      const names = body.scope === 'selection' ? [...new Set(body.stored_filenames)] : undefined;
+      const chosen = await uploadsRepo.listToCheck(user.id, {
+        storedFilenames: names,
+        search: body.scope === 'search' ? body.query : undefined,
+      });
+      // Someone else's image is not found, exactly like one that never existed.
+      if (names && chosen.length !== names.length) throw notFound('Image not found');
+      if (chosen.length === 0) throw badRequest(BATCH_EMPTY);
+      const query = body.scope === 'search' ? body.query : null;
+      const batch = await repo.create(user.id, { scope: body.scope, query }, chosen, app.clock());
+      runner.start(batch.id);
+      return reply.code(202).send(batch);
+    },
+  );
+
+  app.get('/qc/batches', { ...guarded, schema: { response: { 200: qcBatchList, ...errors } } }, async (request) =>
+    repo.listForOwner(currentUser(request).id),
+  );
+
+  app.get(
+    '/qc/batches/:id',
+    { ...guarded, schema: { params: qcBatchParams, response: { 200: qcBatch, ...errors } } },
+    async (request) => repo.findForOwner(currentUser(request).id, request.params.id),
+  );
+
+  app.get(
+    '/qc/batches/:id/results',
+    {
+      ...guarded,
+      schema: { params: qcBatchParams, querystring: qcBatchResultsQuery, response: { 200: qcBatchResults, ...errors } },
+    },
+    async (request) =>
+      repo.results(currentUser(request).id, request.params.id, request.query.offset, request.query.limit),
+  );
+
+  app.post(
+    '/qc/batches/:id/cancel',
+    { ...guarded, schema: { params: qcBatchParams, response: { 200: qcBatch, ...errors } } },
+    async (request) => {
+      const batch = await repo.cancel(currentUser(request).id, request.params.id, app.clock());
+      runner.cancelled(batch.id);
+      return batch;
+    },
+  );
+}
