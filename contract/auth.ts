@@ -14,6 +14,7 @@ export const authMessages = {
   resetDone: 'Password has been reset successfully.',
   signedOut: 'Signed out.',
   resetTokenValid: 'Reset link is valid.',
+  verificationResent: 'If the account exists and is not verified yet, a new verification link has been sent.',
 } as const;
 
 /** The special characters that satisfy the fifth password rule (SPEC §5). */
@@ -113,6 +114,9 @@ export const verifyParams = z.object({ token });
 
 /** Body of POST /auth/forgot-password. */
 export const forgotPasswordRequest = z.object({ email });
+
+/** Body of POST /auth/resend-verification. */
+export const resendVerificationRequest = z.object({ email });
 
 /** Body of POST /auth/validate-reset-token. */
 export const validateResetRequest = z.object({ token, email });

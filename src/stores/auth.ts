@@ -6,9 +6,13 @@ import { clearSession, storeSession, updateSessionUser } from './session.ts';
 
 /** A failed account call, carrying the message to show (already chosen per SPEC §8). */
 export class AuthError extends Error {
-  constructor(message: string) {
+  /** Set when the sign-in was refused because the address is not verified yet. */
+  readonly notVerified: boolean;
+
+  constructor(message: string, { notVerified = false } = {}) {
     super(message);
     this.name = 'AuthError';
+    this.notVerified = notVerified;
   }
 }
 
@@ -23,7 +27,8 @@ export async function signIn(email: string, password: string): Promise<void> {
   try {
     answer = await api.url('/auth/login').post({ email, password }).json<LoginAnswer>();
   } catch (error) {
-    if (statusOf(error) === 403) throw new AuthError('Email not verified. Please check your inbox.');
+    if (statusOf(error) === 403)
+      throw new AuthError('Email not verified. Please check your inbox.', { notVerified: true });
     if (statusOf(error) === 401) throw new AuthError('Invalid email or password.');
     throw new AuthError(errorMessage(error, 'Login failed. Try again.'));
   }
@@ -74,6 +79,21 @@ export async function requestPasswordReset(email: string): Promise<string> {
     await api.url('/auth/forgot-password').post({ email }).res();
     return 'If the email exists, a reset link has been sent.';
   } catch {
+    throw new AuthError('Something went wrong. Try again.');
+  }
+}
+
+/**
+ * Asks for a new verification link. The answer is the same whether or not the address has an account
+ * waiting for verification; a 429 says how long to wait.
+ */
+export async function resendVerification(email: string): Promise<string> {
+  try {
+    const answer = await api.url('/auth/resend-verification').post({ email }).json<MessageResponse>();
+    return answer.message;
+  } catch (error) {
+    if (statusOf(error) === 429)
+      throw new AuthError(errorMessage(error, 'Too many e-mails requested. Try again later.'));
     throw new AuthError('Something went wrong. Try again.');
   }
 }

@@ -107,4 +107,28 @@ describe('mail through a real SMTP server', () => {
     expect((await login(t, 'dorothy@example.org', 'Insulin-1969!')).statusCode).toBe(200);
     expect((await login(t, 'dorothy@example.org', GOOD_PASSWORD)).statusCode).toBe(401);
   });
+
+  it('delivers a second verification link over SMTP when asked again, and that link verifies the account', async () => {
+    const email = 'chien-shiung@example.org';
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      payload: { name: 'Chien-Shiung Wu', email, password: GOOD_PASSWORD, organization: null },
+    });
+    const first = linkIn(await receivedFor(email, 'verify-email'), 'https://qc.example.org/verify-email?token=');
+    const resend = await t.app.inject({ method: 'POST', url: '/api/v1/auth/resend-verification', payload: { email } });
+    expect(resend.statusCode).toBe(200);
+    await expect.poll(() => received.filter((m) => m.to.includes(email)).length).toBe(2);
+    const second = linkIn(
+      received.filter((m) => m.to.includes(email))[1]!,
+      'https://qc.example.org/verify-email?token=',
+    );
+    expect(second.searchParams.get('token')).not.toBe(first.searchParams.get('token'));
+    const verify = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/auth/verify/${encodeURIComponent(second.searchParams.get('token')!)}`,
+    });
+    expect(verify.json()).toEqual({ message: 'Email verified successfully.' });
+    expect((await login(t, email, GOOD_PASSWORD)).statusCode).toBe(200);
+  });
 });

@@ -7,6 +7,7 @@ import {
   messageResponse,
   normalizeEmail,
   registerRequest,
+  resendVerificationRequest,
   verifyParams,
 } from '../../../contract/auth.ts';
 import { errorResponse } from '../../../contract/errors.ts';
@@ -16,7 +17,7 @@ import { alreadyRegisteredMail, verificationMail } from './auth.mail.ts';
 import { isLive } from './auth-tokens.repository.ts';
 import { hashPassword } from './passwords.ts';
 
-/** POST /auth/register and GET /auth/verify/{token}. */
+/** POST /auth/register, POST /auth/resend-verification and GET /auth/verify/{token}. */
 export function registrationRoutes(app: FastifyInstance, auth: AuthContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
@@ -64,6 +65,27 @@ export function registrationRoutes(app: FastifyInstance, auth: AuthContext): voi
     },
   );
 
+  routes.post(
+    '/auth/resend-verification',
+    { schema: { body: resendVerificationRequest, response: { 200: messageResponse, 429: errorResponse } } },
+    async (request) => {
+      // Counted against the same mail limits as registering and resetting: no one's inbox can be flooded.
+      await auth.limits.checkMail(request);
+      const email = normalizeEmail(request.body.email);
+      // Looked up and mailed after the answer, which is therefore the same, in words and time, for any address.
+      auth.afterAnswer(request, 'verification resend', async () => {
+        const user = isEmailAddress(email) ? await auth.users.findByEmail(email) : undefined;
+        if (!user || user.emailVerifiedAt) {
+          return auth.record(request, 'auth.verification_resent', user?.id ?? null, { sent: false });
+        }
+        const token = await auth.tokens.issue(user.id, 'verify', app.clock());
+        await app.mailer.send(verificationMail(user.email, user.name, auth.siteUrl, token));
+        await auth.record(request, 'auth.verification_resent', user.id, { sent: true });
+      });
+      return { message: authMessages.verificationResent };
+    },
+  );
+
   routes.get(
     '/auth/verify/:token',
     { schema: { params: verifyParams, response: { 200: messageResponse, 400: errorResponse, 429: errorResponse } } },
@@ -77,7 +99,7 @@ export function registrationRoutes(app: FastifyInstance, auth: AuthContext): voi
       // A link opened twice (mail scanners do it, people do it) is not an error once the address is verified.
       if (stored.usedAt && user.emailVerifiedAt) return { message: authMessages.alreadyVerified };
       if (!isLive(stored, now)) {
-        throw badRequest('This verification link has expired. Register again with the same e-mail to get a new one.');
+        throw badRequest('This verification link has expired. Sign in to have a new one sent.');
       }
       await auth.tokens.consume(stored.id, now);
       if (user.emailVerifiedAt) return { message: authMessages.alreadyVerified };

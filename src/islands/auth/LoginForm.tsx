@@ -2,11 +2,12 @@ import { useState, type SubmitEvent } from 'react';
 import { AuthError, requestPasswordReset, signIn } from '../../stores/auth.ts';
 import { PasswordField, TextField } from './fields.tsx';
 import { FormMessage } from './FormMessage.tsx';
+import { ResendVerification } from './ResendVerification.tsx';
 import { useFocusOn } from './use-focus-on.ts';
 import './auth.css';
 
 type Mode = 'login' | 'forgot';
-type Outcome = { kind: 'error' | 'success'; message: string } | undefined;
+type Outcome = { kind: 'error' | 'success'; message: string; notVerified?: boolean } | undefined;
 
 const messageOf = (error: unknown) => (error instanceof AuthError ? error.message : 'Login failed. Try again.');
 
@@ -33,7 +34,11 @@ export default function LoginForm() {
       await signIn(email.trim(), password);
       window.location.assign('/dashboard');
     } catch (error) {
-      setOutcome({ kind: 'error', message: messageOf(error) });
+      setOutcome({
+        kind: 'error',
+        message: messageOf(error),
+        notVerified: error instanceof AuthError && error.notVerified,
+      });
       setBusy(false);
     }
   }
@@ -114,6 +119,7 @@ export default function LoginForm() {
           {busy ? 'Signing in...' : 'Sign In'}
         </button>
       </form>
+      {outcome?.notVerified && <ResendVerification email={email.trim()} id="login-resend-message" />}
       <p className="auth-footer">
         <button type="button" className="link-button" onClick={() => switchMode('forgot')}>
           Forgot password?

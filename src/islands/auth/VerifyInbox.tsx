@@ -1,3 +1,4 @@
+import { ResendVerification } from './ResendVerification.tsx';
 import { useFocusOn } from './use-focus-on.ts';
 
 /** The check-your-inbox screen shown after registering, or at /register?verify={email}. */
@@ -12,7 +13,8 @@ export function VerifyInbox({ email, onBack }: { email: string; onBack: () => vo
       <p className="lead" role="status">
         We sent a verification link to <strong>{email}</strong>. Open it to activate your account, then sign in.
       </p>
-      <p>The link works for 24 hours. No mail? Look in your spam folder, or register again with the same address.</p>
+      <p>The link works for 24 hours. No mail after a few minutes? Look in your spam folder, or have it sent again.</p>
+      <ResendVerification email={email} id="resend-message" />
       <div className="auth-actions">
         <a className="auth-button" href="/login">
           Go to Login
