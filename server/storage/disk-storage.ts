@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sha256Of } from './background-hash.ts';
 import { durableFileWriter, writeFileDurably } from './durable-file.ts';
 import { meteredBody } from './metered-body.ts';
 import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
@@ -54,8 +53,6 @@ export function createDiskStorage(root: string): Storage {
       }
     },
 
-    localPath: fileOf,
-
     async get(key, range) {
       const file = fileOf(key);
       await stat(file);
@@ -88,19 +85,15 @@ export function createDiskStorage(root: string): Storage {
 /** Streams `body` to `file`, counting, limiting and hashing it on the way. */
 async function writeStream(file: string, body: Readable, limit: number | undefined) {
   const meter = meteredBody(limit);
-  try {
-    await pipeline(body, meter.stream, durableFileWriter(file));
-    return { size: meter.size(), sha256: await meter.digest() };
-  } catch (error) {
-    meter.abort();
-    throw error;
-  }
+  await pipeline(body, meter.stream, durableFileWriter(file));
+  return { size: meter.size(), sha256: await meter.digest() };
 }
 
-/** Writes bytes already in memory to `file`, hashing them meanwhile unless their hash is known. */
+/** Writes bytes already in memory to `file`, hashing them first unless their hash is known. */
 async function writeHeld(file: string, bytes: Uint8Array, { limit, sha256 }: { limit?: number; sha256?: string }) {
   if (limit !== undefined && bytes.length > limit) throw new TooLargeError(limit);
-  const [digest] = await Promise.all([sha256 ?? sha256Of(bytes), writeFileDurably(file, bytes)]);
+  const digest = sha256 ?? createHash('sha256').update(bytes).digest('hex');
+  await writeFileDurably(file, bytes);
   return { size: bytes.length, sha256: digest };
 }
 

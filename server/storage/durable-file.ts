@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 
 // Looked up on each call rather than bound once, so a test can watch the flushes.
@@ -123,40 +122,5 @@ export async function writeFileDurably(file: string, bytes: Uint8Array): Promise
     whole = true;
   } finally {
     await close(fd).finally(() => (whole ? undefined : rm(file, { force: true })));
-  }
-}
-
-/**
- * `writeFileDurably` with calls that block the calling thread, for a thread of the server's own (a DICOM
- * cleaning thread, where direct I/O is refused): there, open, write and close cost nothing on the event loop, where each would
- * be a round trip through it. Makes the file's folder when it is missing (first use, or removed from
- * outside).
- */
-export function writeFileDurablySync(file: string, bytes: Uint8Array): void {
-  const fd = openNewFileSync(file, NEW_SYNCED_FILE);
-  try {
-    writeAllSync(fd, bytes, bytes.length, 0);
-  } catch (error) {
-    fs.closeSync(fd);
-    fs.rmSync(file, { force: true });
-    throw error;
-  }
-  fs.closeSync(fd);
-}
-
-/** Writes the first `length` bytes of `bytes` at `position` of the file, blocking the calling thread. */
-export function writeAllSync(fd: number, bytes: Uint8Array, length: number, position: number): void {
-  // A regular file may take fewer bytes than asked (a full disk reports its error on the next call).
-  for (let done = 0; done < length;) done += fs.writeSync(fd, bytes, done, length - done, position + done);
-}
-
-/** Opens a new file with `flags`, making its folder when it is missing. */
-export function openNewFileSync(file: string, flags: number): number {
-  try {
-    return fs.openSync(file, flags, 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    return fs.openSync(file, flags, 0o644);
   }
 }

@@ -52,7 +52,6 @@ export function createS3Storage(storageUrl: string, env: Record<string, string |
       try {
         await Promise.race([upload.done(), failed]);
       } catch (error) {
-        meter.abort();
         await upload.abort().catch(() => undefined);
         throw error;
       }

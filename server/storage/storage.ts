@@ -27,12 +27,6 @@ export interface Storage {
     body: Readable | Uint8Array,
     options?: { limit?: number; sha256?: string },
   ): Promise<{ size: number; sha256: string }>;
-  /**
-   * For a store on this machine's disk: the file a new object under `key` is, for a writer of the server's
-   * own that keeps put's promises for held bytes (the bytes on disk before it answers, never over an
-   * existing object, nothing left behind on failure, the folder made when missing). Absent for S3.
-   */
-  localPath?(key: string): string;
   get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectStat | undefined>;
   delete(key: string): Promise<void>;

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
 import { writeNrrd } from '../fixtures/nifti-writer.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { previewCacheFor } from '../../server/modules/previews/preview-cache.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { uploadFile } from './uploads-fixtures.ts';
 
@@ -123,7 +122,7 @@ describe('deleting an image', () => {
     const name = (await uploadFile(t, user, 'gone.nii.gz', phantomNifti())).json().stored_filename;
     await get(`/uploads/${name}/preview.png`);
     await get(`/uploads/${name}/preview.png?axis=sagittal&slice=5`);
-    const cache = previewCacheFor(t.app);
+    const cache = t.app.previewCache;
     expect(cache.get(name, 'sagittal', 5)).toBeDefined();
     const res = await t.app.inject({ method: 'DELETE', url: `/api/v1/uploads/${name}`, headers: user.auth });
     expect(res.statusCode).toBe(204);

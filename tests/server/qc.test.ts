@@ -297,11 +297,9 @@ describe('identifying values never reach storage', () => {
     const { fixtureIdentity } = await import('../fixtures/identity.ts');
     const disk = createDiskStorage(await mkdtemp(path.join(tmpdir(), 'lumenqc-recording-')));
     const written: Buffer[] = [];
-    // A store that keeps a copy of every byte it is given, before writing it. It offers no local path,
-    // as S3 does not, so every byte goes through put.
+    // A store that keeps a copy of every byte it is given, before writing it: every byte goes through put.
     const recording: typeof disk = {
       ...disk,
-      localPath: undefined,
       async put(key, body, options) {
         if (body instanceof Uint8Array) {
           written.push(Buffer.from(body));

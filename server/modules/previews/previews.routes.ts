@@ -10,8 +10,6 @@ import { currentUser } from '../../plugins/auth-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf } from './image-metadata.ts';
-import { previewCacheFor } from './preview-cache.ts';
-import { volumeLoaderFor } from './volume-loader.ts';
 
 /** True when the row already holds the metadata this module saves. */
 function hasMetadata(saved: unknown): saved is ImageMetadata {
@@ -25,8 +23,8 @@ const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413
 export default async function previewsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
-  const volumes = volumeLoaderFor(app);
-  const previews = previewCacheFor(app);
+  const volumes = app.volumes;
+  const previews = app.previewCache;
   const guarded = { preHandler: app.authenticate };
   const saveMetadata = (upload: UploadRow, metadata: ImageMetadata) =>
     app.db.update(uploads).set({ metadata }).where(eq(uploads.id, upload.id));

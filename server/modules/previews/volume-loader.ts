@@ -3,7 +3,7 @@ import { UndecodableImageError, type ImageVolume } from '../../imaging/volume.ts
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { uploadStorageKey, type UploadRow } from '../uploads/uploads.repository.ts';
-import { onePerApp } from './one-per-app.ts';
+import { LRUCache } from 'lru-cache';
 
 /** Largest stored file the server decodes in memory for previews and checks. */
 export const MAX_DECODE_BYTES = 1024 * 1024 * 1024;
@@ -26,56 +26,51 @@ export async function readObject(
 
 /** Decodes uploads to volumes, keeping the most recent ones (up to 512 MB of voxels) in memory. */
 export function createVolumeLoader(storage: Storage) {
-  const cache = new Map<string, { volume: Promise<ImageVolume>; bytes: number }>();
-  let cached = 0;
-  const evict = () => {
-    for (const [key, entry] of cache) {
-      if (cached <= CACHE_BYTES || cache.size <= 1) break;
-      cache.delete(key);
-      cached -= entry.bytes;
+  const decoded = new LRUCache<string, ImageVolume>({
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (volume) => volume.data.byteLength || 1,
+  });
+  // Decodes under way, so that parallel requests for one upload share one decode.
+  const decoding = new Map<string, Promise<ImageVolume>>();
+
+  async function decode(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
+    const bytes = await readObject(storage, uploadStorageKey(upload.storedFilename));
+    try {
+      return await decodeImage(bytes, upload.format);
+    } catch (error) {
+      if (error instanceof UndecodableImageError) throw unsupportedType(error.message);
+      if (error instanceof HttpError) throw error;
+      // A decoder tripping over damaged bytes (a RangeError deep in a codec) is the file's fault.
+      throw new HttpError(422, 'This image could not be decoded: the file is damaged or incomplete.');
     }
-  };
+  }
+
   return {
     /** The decoded volume of an upload; 415 with the decoder's reason when it cannot be read. */
     async load(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
-      const hit = cache.get(upload.storedFilename);
-      if (hit) {
-        // Re-inserting keeps the map in least-recently-used order.
-        cache.delete(upload.storedFilename);
-        cache.set(upload.storedFilename, hit);
-        return hit.volume;
-      }
-      const volume = readObject(storage, uploadStorageKey(upload.storedFilename)).then((bytes) =>
-        decodeImage(bytes, upload.format).catch((error: unknown) => {
-          // A decoder tripping over damaged bytes (a RangeError deep in a codec) is the file's fault.
-          if (error instanceof UndecodableImageError || error instanceof HttpError) throw error;
-          throw new HttpError(422, 'This image could not be decoded: the file is damaged or incomplete.');
-        }),
-      );
-      const entry = { volume, bytes: 0 };
-      cache.set(upload.storedFilename, entry);
-      try {
-        const decoded = await volume;
-        entry.bytes = decoded.data.byteLength;
-        cached += entry.bytes;
-        evict();
-        return decoded;
-      } catch (error) {
-        cache.delete(upload.storedFilename);
-        if (error instanceof UndecodableImageError) throw unsupportedType(error.message);
-        throw error;
-      }
+      const key = upload.storedFilename;
+      const hit = decoded.get(key);
+      if (hit) return hit;
+      const running = decoding.get(key);
+      if (running) return running;
+      const pending: Promise<ImageVolume> = decode(upload)
+        .then((volume) => {
+          // Kept only if the upload was not forgotten (deleted) while it was decoding.
+          if (decoding.get(key) === pending) decoded.set(key, volume);
+          return volume;
+        })
+        .finally(() => {
+          if (decoding.get(key) === pending) decoding.delete(key);
+        });
+      decoding.set(key, pending);
+      return pending;
     },
     /** Drops a volume, for an upload deleted or rewritten. */
     forget(storedFilename: string): void {
-      const entry = cache.get(storedFilename);
-      if (entry) cached -= entry.bytes;
-      cache.delete(storedFilename);
+      decoded.delete(storedFilename);
+      decoding.delete(storedFilename);
     },
   };
 }
 
 export type VolumeLoader = ReturnType<typeof createVolumeLoader>;
-
-/** The one loader of an app (shared by previews and checks, which are registered as separate plugins). */
-export const volumeLoaderFor = onePerApp((app) => createVolumeLoader(app.storage));

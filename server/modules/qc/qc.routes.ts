@@ -11,7 +11,6 @@ import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, tooManyRequests } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
-import { volumeLoaderFor } from '../previews/volume-loader.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
@@ -57,7 +56,7 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const uploadsRepo = createUploadsRepository({ db: app.db });
   const repo = createQcRepository({ db: app.db });
-  const volumes = volumeLoaderFor(app);
+  const volumes = app.volumes;
   const guarded = { preHandler: app.authenticate };
   const checkSlots = perUserConcurrency(CHECKS_PER_USER);
 

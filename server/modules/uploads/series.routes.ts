@@ -6,7 +6,7 @@ import { errorResponse } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
-import { keepsOriginal } from '../previews/prepare-on-arrival.ts';
+import { keepsOriginal } from './prepare-on-arrival.ts';
 import { expandArchives, groupSeries, packSeries, type ArrivedSlice } from './series.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';

@@ -2,7 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
-import { deidentifyOffThread, deidentifyToFile } from '../../imaging/dicom/deidentify-off-thread.ts';
+import { deidentifyOffThread } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
@@ -11,7 +11,7 @@ import {
   isDeidentifiedOnArrival,
   metadataStripper,
   stripsOnArrival,
-} from '../previews/prepare-on-arrival.ts';
+} from './prepare-on-arrival.ts';
 import { fileTypeOf, signatureCheck, SUPPORTED_EXTENSIONS, type FileType } from './file-types.ts';
 import { drainRequest } from './request-drain.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
@@ -62,9 +62,8 @@ async function storePart(
 }
 
 /**
- * De-identifies a DICOM upload and stores it. On local disk the cleaning thread writes the file itself,
- * so the bytes never travel back to the event loop; elsewhere the cleaned bytes go to `storage.put`. An
- * empty upload is stored empty, then refused.
+ * De-identifies a DICOM upload on the imaging pool and stores the cleaned bytes. An empty upload is stored
+ * empty, then refused.
  */
 async function storeClean(
   file: Readable,
@@ -74,9 +73,7 @@ async function storeClean(
   key: string,
   limit: number,
 ): Promise<{ size: number; sha256: string }> {
-  const localFile = storage.localPath?.(key);
   const stored = await deidentifiedUpload(file, type, request, async (whole, ownerId) => {
-    if (localFile) return deidentifyToFile(whole, ownerId, localFile, limit);
     const clean = await deidentifyOffThread(whole, ownerId);
     return storage.put(key, clean.bytes, { limit, sha256: clean.sha256 });
   });

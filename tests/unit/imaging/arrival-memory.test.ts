@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { stripRasterMetadata } from '../../../server/imaging/strip-raster-metadata.ts';
-import { deidentifiedUpload, metadataStripper } from '../../../server/modules/previews/prepare-on-arrival.ts';
+import { deidentifiedUpload, metadataStripper } from '../../../server/modules/uploads/prepare-on-arrival.ts';
 import { fileTypeOf } from '../../../server/modules/uploads/file-types.ts';
 
 const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

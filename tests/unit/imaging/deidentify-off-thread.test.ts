@@ -1,15 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deidentifyDicom } from '../../../server/imaging/dicom/deidentify.ts';
-import {
-  deidentifyOffThread,
-  deidentifyToFile,
-  UnreadableDicomError,
-} from '../../../server/imaging/dicom/deidentify-off-thread.ts';
-import { TooLargeError } from '../../../server/storage/storage.ts';
+import { deidentifyOffThread, UnreadableDicomError } from '../../../server/imaging/dicom/deidentify-off-thread.ts';
 import { makeDicomImage } from '../../fixtures/dicom-fixtures.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -50,41 +42,5 @@ describe('de-identification on its own thread', () => {
     );
     const original = await makeDicomImage({ identifying: true, width: 8, height: 8 });
     await expect(deidentifyOffThread(original, 'owner-1')).resolves.toMatchObject({ sha256: expect.any(String) });
-  });
-});
-
-describe('de-identification written to disk by its own thread', () => {
-  let folder: string;
-  beforeEach(() => {
-    folder = mkdtempSync(path.join(tmpdir(), 'deidentify-to-file-'));
-  });
-  afterEach(() => rmSync(folder, { recursive: true, force: true }));
-
-  it('writes the bytes deidentifyDicom makes to a new file, making its folder, and answers their size and hash', async () => {
-    const original = await makeDicomImage({ identifying: true, width: 16, height: 8 });
-    const expected = deidentifyDicom(original, 'owner-1');
-    const file = path.join(folder, 'uploads', 'slice.dcm');
-    const written = await deidentifyToFile(original.slice(), 'owner-1', file);
-    expect(written).toEqual({ size: expected.length, sha256: sha256(expected) });
-    expect(readFileSync(file).equals(Buffer.from(expected))).toBe(true);
-  });
-
-  it('never writes over an existing file', async () => {
-    const file = path.join(folder, 'taken.dcm');
-    writeFileSync(file, 'first object');
-    const original = await makeDicomImage({ identifying: true, width: 8, height: 8 });
-    await expect(deidentifyToFile(original, 'owner-1', file)).rejects.toMatchObject({ code: 'EEXIST' });
-    expect(readFileSync(file, 'utf8')).toBe('first object');
-  });
-
-  it('writes nothing for a result over the limit or a file it cannot read', async () => {
-    const original = await makeDicomImage({ identifying: true, width: 8, height: 8 });
-    const tooLarge = path.join(folder, 'large.dcm');
-    await expect(deidentifyToFile(original, 'owner-1', tooLarge, 100)).rejects.toBeInstanceOf(TooLargeError);
-    const notDicom = new Uint8Array(300);
-    notDicom.set(Buffer.from('DICM'), 128);
-    const unreadable = path.join(folder, 'unreadable.dcm');
-    await expect(deidentifyToFile(notDicom, 'owner-1', unreadable)).rejects.toBeInstanceOf(UnreadableDicomError);
-    expect(existsSync(tooLarge) || existsSync(unreadable)).toBe(false);
   });
 });

@@ -5,8 +5,8 @@ import { UnreadableDicomError } from '../../imaging/dicom/deidentify-off-thread.
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
-import { checkSignature, HEAD_BYTES, type FileType } from '../uploads/file-types.ts';
-import { MAX_DECODE_BYTES } from './volume-loader.ts';
+import { checkSignature, HEAD_BYTES, type FileType } from './file-types.ts';
+import { MAX_DECODE_BYTES } from '../previews/volume-loader.ts';
 
 const stripped = new Set(['jpg', 'png', 'webp', 'tiff']);
 

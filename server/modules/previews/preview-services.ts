@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createPreviewCache, type PreviewCache } from './preview-cache.ts';
+import { createVolumeLoader, type VolumeLoader } from './volume-loader.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Decoded volumes, shared by previews, checks and deletion. */
+    volumes: VolumeLoader;
+    /** Rendered preview PNGs, shared by the preview route and deletion. */
+    previewCache: PreviewCache;
+  }
+}
+
+/** The in-memory imaging caches of one app, decorated once for every module that reads or clears them. */
+export default fp(async function previewServices(app: FastifyInstance) {
+  app.decorate('volumes', createVolumeLoader(app.storage));
+  app.decorate('previewCache', createPreviewCache());
+});
