@@ -28,5 +28,19 @@ export const imageMetadata = z.object({
   series_description: z.string().nullable().describe('DICOM Series Description or the NIfTI/NRRD description'),
   window: z.object({ center: z.number(), width: z.number() }).nullable().describe('Display window stored in the file'),
   deidentified: z.boolean().describe('True when identifying DICOM attributes were removed on arrival'),
+  sop_class: z.string().nullable().optional().describe('DICOM SOP class by name (its UID when the name is unknown)'),
+  sop_class_uid: z.string().nullable().optional().describe('DICOM SOP Class UID'),
+  study_instance_uid: z.string().nullable().optional().describe('DICOM Study Instance UID'),
+  series_instance_uid: z.string().nullable().optional().describe('DICOM Series Instance UID'),
+  content_date: z.string().nullable().optional().describe('DICOM Content Date as YYYY-MM-DD'),
+  references: z
+    .array(z.string())
+    .optional()
+    .describe('What a DICOM object without pixels refers to: instances, series, frames of reference'),
+  no_preview_reason: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Why there is no preview: a DICOM object without pixels (a report, a plan, a waveform)'),
 });
 export type ImageMetadata = z.infer<typeof imageMetadata>;

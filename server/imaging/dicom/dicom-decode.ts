@@ -1,5 +1,6 @@
 import { assertDecodable, integerRange, UndecodableImageError, type ImageVolume } from '../volume.ts';
 import { numberValue, parseDicom, stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
+import { describeDicomObject, hasPixelData, noImageReason } from './dicom-object.ts';
 import { readFrame, type FrameBytes, type PixelLayout } from './dicom-pixels.ts';
 import { transferSyntax } from './transfer-syntax.ts';
 
@@ -88,6 +89,7 @@ function ybrToRgb(values: Float32Array, at: number, pixels: number) {
 /** Decodes a DICOM file (any transfer syntax with a codec, any frame count) into a volume. */
 export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
   const dataSet = parseDicom(bytes);
+  if (!hasPixelData(dataSet)) throw new UndecodableImageError(noImageReason(describeDicomObject(dataSet)));
   const syntax = transferSyntax(stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2');
   const layout = layoutOf(dataSet);
   const photometric = stringValue(dataSet, 'x00280004') ?? (layout.samplesPerPixel === 3 ? 'RGB' : 'MONOCHROME2');

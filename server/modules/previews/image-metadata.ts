@@ -1,4 +1,5 @@
 import type { ImageMetadata } from '../../../contract/previews.ts';
+import { noImageReason, type DicomObjectDescription } from '../../imaging/dicom/dicom-object.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
 
 /** What the details modal shows about a decoded image. */
@@ -17,5 +18,31 @@ export function imageMetadataOf(volume: ImageVolume, deidentified: boolean): Ima
     series_description: volume.seriesDescription ?? null,
     window: volume.window ?? null,
     deidentified,
+  };
+}
+
+/** What the details modal shows about a DICOM object that holds no image (a report, a plan, a waveform). */
+export function objectMetadataOf(object: DicomObjectDescription, deidentified: boolean): ImageMetadata {
+  return {
+    format: 'dcm',
+    modality: object.modality ?? null,
+    dimensions: [0, 0, 0],
+    spacing: [0, 0, 0],
+    bit_depth: 0,
+    photometric_interpretation: '',
+    channels: 0,
+    slices: 0,
+    orientation: null,
+    study_description: object.studyDescription ?? null,
+    series_description: object.seriesDescription ?? null,
+    window: null,
+    deidentified,
+    sop_class: object.sopClass ?? null,
+    sop_class_uid: object.sopClassUid ?? null,
+    study_instance_uid: object.studyInstanceUid ?? null,
+    series_instance_uid: object.seriesInstanceUid ?? null,
+    content_date: object.contentDate ?? null,
+    references: object.references,
+    no_preview_reason: noImageReason(object),
   };
 }

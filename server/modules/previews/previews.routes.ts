@@ -9,7 +9,8 @@ import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
-import { imageMetadataOf } from './image-metadata.ts';
+import { imageMetadataOf, objectMetadataOf } from './image-metadata.ts';
+import { describeStoredDicom } from './volume-loader.ts';
 
 /** True when the row already holds the metadata this module saves. */
 function hasMetadata(saved: unknown): saved is ImageMetadata {
@@ -61,7 +62,15 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
     async (request) => {
       const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
       if (hasMetadata(upload.metadata)) return upload.metadata;
-      const metadata = imageMetadataOf(await volumes.load(upload), upload.deidentified);
+      const metadata = await volumes.load(upload).then(
+        (volume) => imageMetadataOf(volume, upload.deidentified),
+        async (error: unknown) => {
+          // A DICOM object without pixels (a report, a plan, a waveform) is described instead of decoded.
+          const object = upload.format === 'dcm' ? await describeStoredDicom(app.storage, upload) : undefined;
+          if (!object || object.hasPixels) throw error;
+          return objectMetadataOf(object, upload.deidentified);
+        },
+      );
       await saveMetadata(upload, metadata);
       return metadata;
     },

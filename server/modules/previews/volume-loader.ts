@@ -1,4 +1,6 @@
 import { decodeImage } from '../../imaging/decode-image.ts';
+import { parseDicom } from '../../imaging/dicom/dicom-dataset.ts';
+import { describeDicomObject, type DicomObjectDescription } from '../../imaging/dicom/dicom-object.ts';
 import { UndecodableImageError, type ImageVolume } from '../../imaging/volume.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -22,6 +24,19 @@ export async function readObject(
   const chunks: Buffer[] = [];
   for await (const chunk of await storage.get(key)) chunks.push(chunk as Buffer);
   return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** Describes a stored DICOM object without decoding its pixels; undefined when it cannot be parsed. */
+export async function describeStoredDicom(
+  storage: Storage,
+  upload: Pick<UploadRow, 'storedFilename'>,
+): Promise<DicomObjectDescription | undefined> {
+  const bytes = await readObject(storage, uploadStorageKey(upload.storedFilename));
+  try {
+    return describeDicomObject(parseDicom(bytes));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Decodes uploads to volumes, keeping the most recent ones (up to 512 MB of voxels) in memory. */

@@ -1,4 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
+import { looksLikeDicom } from '../../imaging/dicom/part10.ts';
 import { unsupportedType } from '../../http-errors.ts';
 
 /** What the product knows about one supported extension. */
@@ -12,6 +13,8 @@ export interface FileType {
   previewable: boolean;
   /** True when the first bytes are what this type must start with. */
   matches(head: Buffer): boolean;
+  /** The refusal when the content does not match; by default, that it does not match the extension. */
+  mismatchDetail?: string;
 }
 
 const startsWith = (head: Buffer, ...bytes: number[]) => bytes.every((b, i) => head[i] === b);
@@ -23,8 +26,8 @@ const tiff = (h: Buffer) => startsWith(h, 0x49, 0x49, 0x2a, 0x00) || startsWith(
 // NIfTI-1 and NIfTI-2 keep their magic at byte 344 ("n+1\0"/"ni1\0") or 4 ("n+2\0"/"ni2\0").
 const nifti = (h: Buffer) =>
   ['n+1\0', 'ni1\0'].some((m) => ascii(h, 344, m)) || ['n+2\0', 'ni2\0'].some((m) => ascii(h, 4, m));
-// Part-10 DICOM has "DICM" after a 128-byte preamble; raw datasets start with a group 0x0002/0x0008 tag.
-const dicom = (h: Buffer) => ascii(h, 128, 'DICM') || (h.length >= 4 && [0x02, 0x08].includes(h[0]!) && h[1] === 0);
+// Part-10 DICOM has "DICM" after a 128-byte preamble; bare data sets start with a group 0002, 0004 or 0008 tag.
+const dicom = (h: Buffer) => looksLikeDicom(h);
 
 const types: FileType[] = [
   { extension: '.dcm', format: 'dcm', contentType: 'application/dicom', previewable: false, matches: dicom },
@@ -74,11 +77,22 @@ const types: FileType[] = [
 /** Every extension the product accepts, for messages and the file picker. */
 export const SUPPORTED_EXTENSIONS: readonly string[] = types.map((t) => t.extension);
 
+/** The refusal of a file whose type the product does not take. */
+export const UNSUPPORTED_TYPE_DETAIL = `This file type is not supported. Supported types: ${SUPPORTED_EXTENSIONS.join(', ')}`;
+
+/**
+ * A file named without an extension, or with digits after its last dot (scanners write IM0001, DICOMDIR
+ * and 1.2.840.113619.2.55.3.604688119): taken as DICOM when its content is, refused as an unsupported
+ * type otherwise.
+ */
+const extensionlessDicom: FileType = { ...types[0]!, mismatchDetail: UNSUPPORTED_TYPE_DETAIL };
+const hasNoExtension = (name: string) => !/\.[^.]*[^0-9.][^.]*$/.test(name);
+
 /** Bytes needed to judge any supported type (NIfTI-1's magic ends at 348). */
 export const HEAD_BYTES = 352;
 
 const mismatch = (type: FileType) =>
-  unsupportedType(`The content of this file does not match its ${type.extension} extension`);
+  unsupportedType(type.mismatchDetail ?? `The content of this file does not match its ${type.extension} extension`);
 
 /** Refuses with 415 a file whose first bytes (HEAD_BYTES, or all of a shorter file) do not match `type`. */
 export function checkSignature(type: FileType, head: Buffer): void {
@@ -91,9 +105,10 @@ export function checkSignature(type: FileType, head: Buffer): void {
  */
 export function fileTypeOf(fileName: string): FileType | undefined {
   const lower = fileName.toLowerCase();
-  return types
+  const named = types
     .filter((t) => lower.endsWith(t.extension) && lower.length > t.extension.length)
     .sort((a, b) => b.extension.length - a.extension.length)[0];
+  return named ?? (fileName && hasNoExtension(fileName) ? extensionlessDicom : undefined);
 }
 
 /**

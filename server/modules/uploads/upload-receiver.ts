@@ -12,7 +12,7 @@ import {
   metadataStripper,
   stripsOnArrival,
 } from './prepare-on-arrival.ts';
-import { fileTypeOf, signatureCheck, SUPPORTED_EXTENSIONS, type FileType } from './file-types.ts';
+import { fileTypeOf, signatureCheck, UNSUPPORTED_TYPE_DETAIL, type FileType } from './file-types.ts';
 import { drainRequest } from './request-drain.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 import { uploadStorageKey } from './uploads.repository.ts';
@@ -46,7 +46,7 @@ async function storePart(
   const type = fileTypeOf(originalName);
   if (!type) {
     part.file.resume();
-    throw unsupportedType(`This file type is not supported. Supported types: ${SUPPORTED_EXTENSIONS.join(', ')}`);
+    throw unsupportedType(UNSUPPORTED_TYPE_DETAIL);
   }
   const storedFilename = newStoredFilename(type.extension);
   try {
