@@ -5,17 +5,19 @@ import { readFrame, type FrameBytes, type PixelLayout } from './dicom-pixels.ts'
 import { transferSyntax } from './transfer-syntax.ts';
 
 function layoutOf(dataSet: DicomDataSet): PixelLayout {
+  const samplesPerPixel = ushortValue(dataSet, 'x00280002', 1);
   const layout = {
     rows: ushortValue(dataSet, 'x00280010', 0),
     columns: ushortValue(dataSet, 'x00280011', 0),
     frames: Math.max(1, Math.round(numberValue(dataSet, 'x00280008', 1))),
-    samplesPerPixel: ushortValue(dataSet, 'x00280002', 1),
+    samplesPerPixel,
     bitsAllocated: ushortValue(dataSet, 'x00280100', 16),
     planarConfiguration: ushortValue(dataSet, 'x00280006', 0),
+    photometric: stringValue(dataSet, 'x00280004') ?? (samplesPerPixel === 3 ? 'RGB' : 'MONOCHROME2'),
   };
   if (!layout.rows || !layout.columns)
     throw new UndecodableImageError('This DICOM file has no image (Rows or Columns missing).');
-  if (![8, 16, 32].includes(layout.bitsAllocated)) {
+  if (![1, 8, 16, 32].includes(layout.bitsAllocated)) {
     throw new UndecodableImageError(`DICOM pixel data with ${layout.bitsAllocated} bits allocated is not supported.`);
   }
   return layout;
@@ -75,14 +77,18 @@ function interleave(values: Float32Array, at: number, pixels: number) {
   for (let p = 0; p < pixels; p++) for (let c = 0; c < 3; c++) values[at + p * 3 + c] = planes[c * pixels + p]!;
 }
 
-function ybrToRgb(values: Float32Array, at: number, pixels: number) {
+// YBR_FULL to RGB (PS3.3 C.7.6.3.1.2), rounded and clamped to the stored range as toolkits do.
+function ybrToRgb(values: Float32Array, at: number, pixels: number, bits: number) {
+  const max = 2 ** bits - 1;
+  const half = 2 ** (bits - 1);
+  const clamp = (v: number) => Math.min(max, Math.max(0, Math.round(v)));
   for (let p = at; p < at + pixels * 3; p += 3) {
     const y = values[p]!,
-      cb = values[p + 1]! - 128,
-      cr = values[p + 2]! - 128;
-    values[p] = y + 1.402 * cr;
-    values[p + 1] = y - 0.344136 * cb - 0.714136 * cr;
-    values[p + 2] = y + 1.772 * cb;
+      cb = values[p + 1]! - half,
+      cr = values[p + 2]! - half;
+    values[p] = clamp(y + 1.402 * cr);
+    values[p + 1] = clamp(y - 0.344136 * cb - 0.714136 * cr);
+    values[p + 2] = clamp(y + 1.772 * cb);
   }
 }
 
@@ -92,7 +98,7 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
   if (!hasPixelData(dataSet)) throw new UndecodableImageError(noImageReason(describeDicomObject(dataSet)));
   const syntax = transferSyntax(stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2');
   const layout = layoutOf(dataSet);
-  const photometric = stringValue(dataSet, 'x00280004') ?? (layout.samplesPerPixel === 3 ? 'RGB' : 'MONOCHROME2');
+  const photometric = layout.photometric;
   if (photometric === 'PALETTE COLOR')
     throw new UndecodableImageError('DICOM images in PALETTE COLOR are not supported.');
   const channels = layout.samplesPerPixel === 3 ? 3 : 1;
@@ -106,10 +112,13 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
   for (let f = 0; f < layout.frames; f++) {
     const frame = await readFrame(dataSet, syntax, layout, f);
     const at = f * pixels * channels;
-    writeSamples(data, at, frame, pixels * channels, layout.bitsAllocated, signed, bitsStored, slope, intercept);
+    // Packed 1-bit frames arrive unpacked, one byte per sample.
+    const bits = layout.bitsAllocated === 1 ? 8 : layout.bitsAllocated;
+    writeSamples(data, at, frame, pixels * channels, bits, signed, bitsStored, slope, intercept);
     if (channels === 3 && !frame.rgb && syntax.codec === 'native' && layout.planarConfiguration === 1)
       interleave(data, at, pixels);
-    if (channels === 3 && !frame.rgb && photometric.startsWith('YBR_FULL')) ybrToRgb(data, at, pixels);
+    if (channels === 3 && !frame.rgb && photometric.startsWith('YBR_FULL'))
+      ybrToRgb(data, at, pixels, Math.min(bitsStored, 16));
   }
   const [rowSpacing, columnSpacing] = [
     numberValue(dataSet, 'x00280030', 1, 0),

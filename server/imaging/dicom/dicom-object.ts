@@ -1,5 +1,5 @@
 import type dicomParser from 'dicom-parser';
-import { stringValue, type DicomDataSet } from './dicom-dataset.ts';
+import { numberValue, stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
 import { sopClassName } from './sop-classes.ts';
 
 /** What any DICOM object says about itself, image or not (a report, a plan, a waveform, a directory). */
@@ -17,6 +17,10 @@ export interface DicomObjectDescription {
   /** The instances, series and frames of reference it points to, as "RT Structure Set 1.2.3…". */
   references: string[];
   hasPixels: boolean;
+  /** Columns, rows and frames the header declares (zeros for an object without an image). */
+  dimensions: [number, number, number];
+  bitsStored: number;
+  photometric?: string;
 }
 
 const PIXEL_TAGS = ['x7fe00010', 'x7fe00008', 'x7fe00009'];
@@ -74,16 +78,22 @@ export function describeDicomObject(dataSet: DicomDataSet): DicomObjectDescripti
         ? [...list.slice(0, MAX_REFERENCES), `and ${list.length - MAX_REFERENCES} more`]
         : list,
     hasPixels: hasPixelData(dataSet),
+    dimensions: [
+      ushortValue(dataSet, 'x00280011', 0),
+      ushortValue(dataSet, 'x00280010', 0),
+      hasPixelData(dataSet) ? Math.max(1, Math.round(numberValue(dataSet, 'x00280008', 1))) : 0,
+    ],
+    bitsStored: ushortValue(dataSet, 'x00280101', 0),
+    photometric: stringValue(dataSet, 'x00280004'),
   };
 }
 
 /**
- * Why an object without pixel data has no preview, in words for the details modal and error answers.
- * @example noImageReason({ sopClass: 'RT Plan', modality: 'RTPLAN', … }) // 'This DICOM object is an RT Plan (RTPLAN): …'
+ * Why an object without pixels has no preview, in words for the details modal and error answers.
+ * @example noImageReason({ sopClass: 'RT Plan', modality: 'RTPLAN', … })
+ * // 'This DICOM object (RT Plan, RTPLAN) holds no pixel data, so there is nothing to preview or check.'
  */
 export function noImageReason(description: DicomObjectDescription): string {
-  const what = description.sopClass ?? 'object of an unnamed SOP class';
-  const article = /^[AEIOU]|^RT|^MR|^SR/.test(what) ? 'an' : 'a';
-  const modality = description.modality ? ` (${description.modality})` : '';
-  return `This DICOM object is ${article} ${what}${modality}: it holds no image, so there is nothing to preview or check.`;
+  const what = [description.sopClass ?? 'unnamed SOP class', description.modality].filter(Boolean).join(', ');
+  return `This DICOM object (${what}) holds no pixel data, so there is nothing to preview or check.`;
 }

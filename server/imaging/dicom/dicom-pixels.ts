@@ -13,6 +13,7 @@ export interface PixelLayout {
   samplesPerPixel: number;
   bitsAllocated: number;
   planarConfiguration: number;
+  photometric: string;
 }
 
 /** One frame's samples as bytes in little-endian order (big-endian for native big-endian files). */
@@ -23,12 +24,28 @@ export interface FrameBytes {
   bigEndian: boolean;
 }
 
+// An implicit-VR data set over encapsulated pixel data (written so by some tools) is parsed by dicom-parser
+// as a sequence: its first item is the offset table, the others are the fragments.
+function frameFromItems(dataSet: DicomDataSet, element: dicomParser.Element, frame: number, frames: number) {
+  const fragments = (element.items ?? [])
+    .slice(1)
+    .map((item) => dataSet.byteArray.subarray(item.dataOffset, item.dataOffset + item.length));
+  if (frames === 1) {
+    const whole = new Uint8Array(fragments.reduce((sum, f) => sum + f.length, 0));
+    fragments.reduce((at, f) => (whole.set(f, at), at + f.length), 0);
+    return whole;
+  }
+  if (fragments.length !== frames) throw new Error(`${fragments.length} fragments for ${frames} frames`);
+  return fragments[frame]!;
+}
+
 function encapsulatedFrame(
   dataSet: DicomDataSet,
   element: dicomParser.Element,
   frame: number,
   frames: number,
 ): Uint8Array {
+  if (!element.fragments && element.items) return frameFromItems(dataSet, element, frame, frames);
   const fragments = element.fragments ?? [];
   if (frames === 1) return dicomParser.readEncapsulatedPixelDataFromFragments(dataSet, element, 0, fragments.length);
   if ((element.basicOffsetTable ?? []).length > 0)
@@ -40,6 +57,73 @@ function encapsulatedFrame(
   return dicomParser.readEncapsulatedImageFrame(dataSet, element, frame, table);
 }
 
+const pixelsOf = (layout: PixelLayout) => layout.rows * layout.columns;
+
+// Native pixel data: the bytes are the samples, except for packed 1-bit frames and 4:2:2 subsampled YBR.
+function nativeFrame(
+  dataSet: DicomDataSet,
+  element: dicomParser.Element,
+  syntax: TransferSyntax,
+  layout: PixelLayout,
+  frame: number,
+): FrameBytes {
+  const pixels = pixelsOf(layout);
+  const bytes = dataSet.byteArray;
+  const short = () => new UndecodableImageError('The DICOM pixel data is shorter than its header says.');
+  if (layout.bitsAllocated === 1) {
+    // Frames of 1-bit data follow each other bit by bit, least significant bit first (PS3.5 8.1.1).
+    const count = pixels * layout.samplesPerPixel;
+    const first = frame * count;
+    if (element.dataOffset + Math.ceil((first + count) / 8) > bytes.length) throw short();
+    const out = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      const bit = first + i;
+      out[i] = (bytes[element.dataOffset + (bit >> 3)]! >> (bit & 7)) & 1;
+    }
+    return { bytes: out, rgb: false, bigEndian: false };
+  }
+  const subsampled = layout.photometric === 'YBR_FULL_422' && layout.samplesPerPixel === 3;
+  const sampleBytes = layout.bitsAllocated / 8;
+  const frameLength = pixels * (subsampled ? 2 : layout.samplesPerPixel) * sampleBytes;
+  const start = element.dataOffset + frame * frameLength;
+  if (start + frameLength > bytes.length) throw short();
+  const stored = bytes.subarray(start, start + frameLength);
+  if (!subsampled) return { bytes: stored, rgb: false, bigEndian: syntax.bigEndian };
+  return { bytes: expandYbr422(stored, pixels, sampleBytes), rgb: false, bigEndian: syntax.bigEndian };
+}
+
+// YBR_FULL_422 stores two pixels as Y1 Y2 Cb Cr (PS3.3 C.7.6.3.1.2); each pixel gets the pair's Cb and Cr.
+function expandYbr422(stored: Uint8Array, pixels: number, sampleBytes: number): Uint8Array {
+  const out = new Uint8Array(pixels * 3 * sampleBytes);
+  const b = sampleBytes;
+  for (let pair = 0; pair < pixels / 2; pair++) {
+    const from = pair * 4 * b;
+    for (let k = 0; k < 2; k++) {
+      const to = (pair * 2 + k) * 3 * b;
+      out.set(stored.subarray(from + k * b, from + (k + 1) * b), to);
+      out.set(stored.subarray(from + 2 * b, from + 4 * b), to + b);
+    }
+  }
+  return out;
+}
+
+/** The JPEG stream with an Adobe APP14 marker saying "no colour transform" when it has no APP14 of its own. */
+export function withoutColourTransform(jpeg: Uint8Array): Uint8Array {
+  for (let p = 2; p + 4 <= jpeg.length && jpeg[p] === 0xff;) {
+    const marker = jpeg[p + 1]!;
+    if (marker === 0xee) return jpeg;
+    if (marker === 0xda || marker === 0xd9) break;
+    p += 2 + ((jpeg[p + 2]! << 8) | jpeg[p + 3]!);
+  }
+  // FF EE, length 14, "Adobe", version 100, flags 0 and 0, transform 0 (components are RGB as stored).
+  const app14 = [0xff, 0xee, 0, 14, 0x41, 0x64, 0x6f, 0x62, 0x65, 0, 100, 0, 0, 0, 0, 0];
+  const out = new Uint8Array(jpeg.length + app14.length);
+  out.set(jpeg.subarray(0, 2));
+  out.set(app14, 2);
+  out.set(jpeg.subarray(2), 2 + app14.length);
+  return out;
+}
+
 /** The samples of one frame, decoded by the codec the transfer syntax names. */
 export async function readFrame(
   dataSet: DicomDataSet,
@@ -49,25 +133,14 @@ export async function readFrame(
 ): Promise<FrameBytes> {
   const element = dataSet.elements.x7fe00010 ?? dataSet.elements.x7fe00008 ?? dataSet.elements.x7fe00009;
   if (!element) throw new UndecodableImageError('This DICOM file has no pixel data.');
-  const frameLength = (layout.rows * layout.columns * layout.samplesPerPixel * layout.bitsAllocated) / 8;
-  if (syntax.codec === 'native') {
-    const start = element.dataOffset + frame * frameLength;
-    if (start + frameLength > dataSet.byteArray.length)
-      throw new UndecodableImageError('The DICOM pixel data is shorter than its header says.');
-    return { bytes: dataSet.byteArray.subarray(start, start + frameLength), rgb: false, bigEndian: syntax.bigEndian };
-  }
+  if (syntax.codec === 'native') return nativeFrame(dataSet, element, syntax, layout, frame);
   if (syntax.codec === 'unsupported') {
     throw new UndecodableImageError(`Pixel data in ${syntax.name} (${syntax.uid}) cannot be decoded by this server.`);
   }
-  const encoded = encapsulatedFrame(dataSet, element, frame, layout.frames);
   try {
+    let encoded = encapsulatedFrame(dataSet, element, frame, layout.frames);
     if (syntax.codec === 'rle') {
-      const bytes = decodeRleFrame(
-        encoded,
-        layout.rows * layout.columns,
-        layout.samplesPerPixel,
-        layout.bitsAllocated / 8,
-      );
+      const bytes = decodeRleFrame(encoded, pixelsOf(layout), layout.samplesPerPixel, layout.bitsAllocated / 8);
       return { bytes, rgb: false, bigEndian: false };
     }
     const decode = {
@@ -76,6 +149,8 @@ export async function readFrame(
       'jpeg-ls': decodeJpegLs,
       'jpeg-2000': decodeJpeg2000,
     }[syntax.codec];
+    // pydicom's rule: an RGB JPEG without an Adobe marker was stored without a colour transform.
+    if (syntax.codec === 'jpeg-baseline' && layout.photometric === 'RGB') encoded = withoutColourTransform(encoded);
     const decoded = await decode(encoded);
     if (decoded.width !== layout.columns || decoded.height !== layout.rows) {
       throw new Error(`frame is ${decoded.width}x${decoded.height}, header says ${layout.columns}x${layout.rows}`);

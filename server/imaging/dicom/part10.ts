@@ -91,6 +91,10 @@ export interface Part10File {
 export function normalisePart10(bytes: Uint8Array): Part10File {
   const preamble = hasPart10Preamble(bytes);
   const { elements, end } = readMeta(bytes, preamble ? 132 : 0);
+  // Without any File Meta, only a data set that starts as one (group 0004 or 0008) is taken for DICOM.
+  if (elements.length === 0 && !looksLikeDicom(bytes.subarray(end))) {
+    throw new Error('neither a File Meta group nor a DICOM data set at its start');
+  }
   const named = elements.find((e) => e.element === 0x0010);
   const inferred = inferTransferSyntax(bytes, end);
   const syntax = named ? ascii(named.bytes, 8, named.bytes.length - 8).replace(/[\0 ]+$/, '') : inferred;

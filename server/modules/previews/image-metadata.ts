@@ -21,17 +21,24 @@ export function imageMetadataOf(volume: ImageVolume, deidentified: boolean): Ima
   };
 }
 
-/** What the details modal shows about a DICOM object that holds no image (a report, a plan, a waveform). */
-export function objectMetadataOf(object: DicomObjectDescription, deidentified: boolean): ImageMetadata {
+/**
+ * What the details modal shows about a DICOM object it cannot draw: one that holds no image (a report, a
+ * plan, a waveform), or one whose pixels this server cannot decode (`reason` then says why).
+ */
+export function objectMetadataOf(
+  object: DicomObjectDescription,
+  deidentified: boolean,
+  reason?: string,
+): ImageMetadata {
   return {
     format: 'dcm',
     modality: object.modality ?? null,
-    dimensions: [0, 0, 0],
+    dimensions: object.dimensions,
     spacing: [0, 0, 0],
-    bit_depth: 0,
-    photometric_interpretation: '',
+    bit_depth: object.bitsStored,
+    photometric_interpretation: object.photometric ?? '',
     channels: 0,
-    slices: 0,
+    slices: object.dimensions[2],
     orientation: null,
     study_description: object.studyDescription ?? null,
     series_description: object.seriesDescription ?? null,
@@ -43,6 +50,6 @@ export function objectMetadataOf(object: DicomObjectDescription, deidentified: b
     series_instance_uid: object.seriesInstanceUid ?? null,
     content_date: object.contentDate ?? null,
     references: object.references,
-    no_preview_reason: noImageReason(object),
+    no_preview_reason: object.hasPixels ? (reason ?? null) : noImageReason(object),
   };
 }

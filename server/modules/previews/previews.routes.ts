@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contract/errors.ts';
 import { imageMetadata, previewQuery, type ImageMetadata } from '../../../contract/previews.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
-import { badRequest } from '../../http-errors.ts';
+import { badRequest, HttpError } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
@@ -65,10 +65,11 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
       const metadata = await volumes.load(upload).then(
         (volume) => imageMetadataOf(volume, upload.deidentified),
         async (error: unknown) => {
-          // A DICOM object without pixels (a report, a plan, a waveform) is described instead of decoded.
+          // A DICOM object without pixels (a report, a plan, a waveform), or whose pixels cannot be decoded
+          // here, is described from its header, with the reason there is no preview.
           const object = upload.format === 'dcm' ? await describeStoredDicom(app.storage, upload) : undefined;
-          if (!object || object.hasPixels) throw error;
-          return objectMetadataOf(object, upload.deidentified);
+          if (!object || !(error instanceof HttpError) || error.statusCode !== 415) throw error;
+          return objectMetadataOf(object, upload.deidentified, error.message);
         },
       );
       await saveMetadata(upload, metadata);

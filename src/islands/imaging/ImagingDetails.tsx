@@ -9,20 +9,27 @@ import './imaging.css';
 const millimetres = (spacing: number[]) => spacing.map((s) => Number(s.toFixed(3))).join(' × ') + ' mm';
 
 function rows(m: ImageMetadata): [string, string][] {
-  const list: [string, string | null][] = [
+  // An object without an image (a report, a plan) has no size, spacing or bit depth worth a row.
+  const image = m.dimensions.some((d) => d > 0);
+  const list: [string, string | null | undefined][] = [
     ['Format', m.format],
+    ['SOP class', m.sop_class],
     ['Modality', m.modality],
-    ['Dimensions', m.dimensions.join(' × ')],
-    ['Voxel spacing', millimetres(m.spacing)],
-    ['Bit depth', `${m.bit_depth}-bit`],
+    ['Dimensions', image ? m.dimensions.join(' × ') : null],
+    ['Voxel spacing', m.spacing.some((s) => s > 0) ? millimetres(m.spacing) : null],
+    ['Bit depth', m.bit_depth ? `${m.bit_depth}-bit` : null],
     ['Photometric', m.photometric_interpretation],
-    [m.format === 'dcm' ? 'Frames' : 'Slices', String(m.slices)],
+    [m.format === 'dcm' ? 'Frames' : 'Slices', image ? String(m.slices) : null],
     ['Orientation', m.orientation],
     ['Study', m.study_description],
     ['Series', m.series_description],
+    ['Content date', m.content_date],
+    ['Study UID', m.study_instance_uid],
+    ['Series UID', m.series_instance_uid],
+    ['References', m.references?.length ? m.references.join('; ') : null],
     ['De-identified', m.format === 'dcm' ? (m.deidentified ? 'Yes' : 'No') : null],
   ];
-  return list.filter((row): row is [string, string] => row[1] !== null && row[1] !== '');
+  return list.filter((row): row is [string, string] => typeof row[1] === 'string' && row[1] !== '');
 }
 
 /** What the imaging engine knows about the open image: decoded metadata and the history of its checks. */
@@ -39,6 +46,11 @@ export default function ImagingDetails({ item }: { item: UploadItem }) {
       {metadata.status === 'ready' && (
         <>
           <h3>Image</h3>
+          {metadata.metadata.no_preview_reason && (
+            <p className="dash-muted" data-testid="no-preview-reason">
+              No preview: {metadata.metadata.no_preview_reason}
+            </p>
+          )}
           <dl className="dash-metadata" data-testid="image-metadata">
             {rows(metadata.metadata).map(([term, value]) => (
               <div key={term} className="imaging-pair">
