@@ -8,3 +8,4 @@ export * from '../modules/analytics/analytics.table.ts';
 export * from '../modules/uploads/uploads.table.ts';
 export * from '../modules/qc/qc.table.ts';
 export * from '../modules/qc/qc-batch.table.ts';
+export * from '../modules/deidentification/deidentification.table.ts';

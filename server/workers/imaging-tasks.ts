@@ -2,7 +2,8 @@
 // Nothing here touches storage: the main thread writes what a task answers.
 import { createHash } from 'node:crypto';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
-import { deidentifyDicomParts } from '../imaging/dicom/deidentify.ts';
+import { deidentifyDicomWithReport } from '../imaging/dicom/deidentify.ts';
+import type { DeidentificationReport } from '../imaging/dicom/deidentify-report.ts';
 import { UndecodableImageError } from '../imaging/volume.ts';
 import { joinBytes } from '../storage/byte-runs.ts';
 
@@ -12,21 +13,23 @@ export interface DeidentifyTask {
   salt: string;
 }
 
-/** The cleaned file and its SHA-256, or why it could not be cleaned (a message meant for the uploader). */
-export type DeidentifyAnswer = { bytes: Uint8Array; sha256: string } | { unreadable: string | undefined };
+/** The cleaned file, its SHA-256 and what cleaning did, or why it could not be cleaned (a message meant for the uploader). */
+export type DeidentifyAnswer =
+  { bytes: Uint8Array; sha256: string; report: DeidentificationReport } | { unreadable: string | undefined };
 
 /** De-identifies one DICOM file (PS3.15 Basic Profile, see deidentify.ts) and hashes the result. */
 export function deidentify({ bytes, salt }: DeidentifyTask): DeidentifyAnswer {
   let clean: Uint8Array[];
+  let report: DeidentificationReport;
   try {
-    clean = deidentifyDicomParts(bytes, salt);
+    ({ parts: clean, report } = deidentifyDicomWithReport(bytes, salt));
   } catch (error) {
     // Only the message of an undecodable file is meant for the user; anything else stays generic.
     return { unreadable: error instanceof UndecodableImageError ? error.message : undefined };
   }
   const hash = createHash('sha256');
   for (const run of clean) hash.update(run);
-  const answer = { bytes: joinBytes(clean), sha256: hash.digest('hex') };
+  const answer = { bytes: joinBytes(clean), sha256: hash.digest('hex'), report };
   return transferred(answer, answer.bytes.buffer as ArrayBuffer);
 }
 

@@ -1,9 +1,11 @@
 import { runImagingTask } from '../../workers/imaging-pool.ts';
+import type { DeidentificationReport } from './deidentify-report.ts';
 
-/** A de-identified file and the SHA-256 of its bytes. */
+/** A de-identified file, the SHA-256 of its bytes and what de-identifying it did. */
 export interface CleanDicom {
   bytes: Uint8Array;
   sha256: string;
+  report: DeidentificationReport;
 }
 
 /** The file could not be de-identified; its message is meant for the uploader. */

@@ -32,6 +32,8 @@ export interface DeidentificationReport {
   /** Burned-in text: not checked, none found, blanked (with where), or found and not cleanable. */
   burnedInText: 'not-checked' | 'none-found' | 'blanked' | 'not-cleanable';
   burnedInRegions: ReportRegion[];
+  /** The file's visible name, made from de-identified values only (never the name the client sent). */
+  fileName: string | null;
 }
 
 /** The profile's name as reports give it. */
@@ -50,6 +52,7 @@ export function emptyReport(): DeidentificationReport {
     privateTagsDropped: 0,
     burnedInText: 'not-checked',
     burnedInRegions: [],
+    fileName: null,
   };
 }
 
@@ -78,7 +81,7 @@ export class ReportBuilder {
     this.privates++;
   }
   /** The finished report; `uids` is how many distinct UIDs were remapped. */
-  result(uids: number): DeidentificationReport {
+  result(uids: number, fileName: string): DeidentificationReport {
     const list = (kind: Kind) => [...(this.lists.get(kind)?.values() ?? [])].sort((a, b) => a.tag.localeCompare(b.tag));
     return {
       ...emptyReport(),
@@ -89,6 +92,7 @@ export class ReportBuilder {
       uidAttributes: list('uid'),
       uidsRemapped: uids,
       privateTagsDropped: this.privates,
+      fileName,
     };
   }
 }

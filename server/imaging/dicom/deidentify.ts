@@ -306,6 +306,30 @@ function methodAttributes(encoding: Encoding): Uint8Array {
   return tail.result();
 }
 
+/** A value the profile keeps as it is (so it is in the de-identified file too), else undefined. */
+function keptValue(dataSet: DicomDataSet, tag: string, context: Context): string | undefined {
+  const action = actionFor(tag, context.iod, false);
+  if (action !== undefined && action !== 'K') return undefined;
+  // Only letters, digits, spaces and a few marks: the value becomes part of a file name.
+  return stringValue(dataSet, tag)
+    ?.replace(/[^A-Za-z0-9 ._-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 64);
+}
+
+/**
+ * The visible name of a de-identified file, from its de-identified values: modality, series description
+ * (when the profile keeps it, which the Basic Profile does not) and instance number, e.g. "CT_0007.dcm".
+ */
+function deidentifiedName(dataSet: DicomDataSet, context: Context): string {
+  const modality = keptValue(dataSet, 'x00080060', context) || 'DICOM';
+  const series = keptValue(dataSet, 'x0008103e', context);
+  const instance = Number.parseInt(keptValue(dataSet, 'x00200013', context) ?? '', 10);
+  const parts = [modality, series, Number.isFinite(instance) ? String(instance).padStart(4, '0') : undefined];
+  return `${parts.filter(Boolean).join('_').replace(/ /g, '-')}.dcm`;
+}
+
 /**
  * De-identifies a DICOM file by the Basic Profile: identifying attributes removed, emptied or replaced,
  * private tags removed, UIDs remapped per `salt` (the owner), Patient Identity Removed set to YES and
@@ -348,7 +372,7 @@ export function deidentifyDicomWithReport(input: Uint8Array, salt: string): Deid
     sopInstance ? remap(context, sopInstance) : remapUid('unknown', salt),
     outSyntax,
   );
-  return { parts: [meta, ...body.parts], report: report.result(context.uids.size) };
+  return { parts: [meta, ...body.parts], report: report.result(context.uids.size, deidentifiedName(dataSet, context)) };
 }
 
 export { emptyReport, type DeidentificationReport };

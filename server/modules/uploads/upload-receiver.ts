@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
 import { deidentifyOffThread } from '../../imaging/dicom/deidentify-off-thread.ts';
+import type { DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
@@ -24,6 +25,8 @@ export interface ReceivedFile {
   type: FileType;
   size: number;
   sha256: string;
+  /** What de-identifying it did, for a DICOM file de-identified on arrival. */
+  deidentification?: DeidentificationReport;
 }
 
 const ONE_FILE = 'Send exactly one file in the "file" field';
@@ -51,9 +54,11 @@ async function storePart(
   const storedFilename = newStoredFilename(type.extension);
   try {
     const key = uploadStorageKey(storedFilename);
-    const { size, sha256 } = isDeidentifiedOnArrival(type.format, request)
-      ? await storeClean(part.file, type, request, storage, key, limit)
-      : await storage.put(key, streamedBody(part.file, type, request), { limit });
+    if (isDeidentifiedOnArrival(type.format, request)) {
+      const { size, sha256, report } = await storeClean(part.file, type, request, storage, key, limit);
+      return { storedFilename, originalName, type, size, sha256, deidentification: report };
+    }
+    const { size, sha256 } = await storage.put(key, streamedBody(part.file, type, request), { limit });
     return { storedFilename, originalName, type, size, sha256 };
   } catch (error) {
     if (error instanceof TooLargeError) throw tooLarge(tooLargeMessage(limit));
@@ -72,10 +77,10 @@ async function storeClean(
   storage: Storage,
   key: string,
   limit: number,
-): Promise<{ size: number; sha256: string }> {
+): Promise<{ size: number; sha256: string; report?: DeidentificationReport }> {
   const stored = await deidentifiedUpload(file, type, request, async (whole, ownerId) => {
     const clean = await deidentifyOffThread(whole, ownerId);
-    return storage.put(key, clean.bytes, { limit, sha256: clean.sha256 });
+    return { ...(await storage.put(key, clean.bytes, { limit, sha256: clean.sha256 })), report: clean.report };
   });
   return stored ?? storage.put(key, new Uint8Array(0), { limit });
 }

@@ -40,11 +40,19 @@ export function toUploadItem(
 /** Uploads and their share links; every read is scoped to an owner. */
 export function createUploadsRepository({ db }: { db: Database }) {
   return {
-    /** Records a stored upload and its audit event in one transaction: both land or neither does. */
-    async insert(values: NewUpload & { createdAt: Date }, event: AuditEvent): Promise<void> {
+    /**
+     * Records a stored upload and its audit event in one transaction: both land or neither does, nor what
+     * `also` records in the same transaction (the de-identification report).
+     */
+    async insert(
+      values: NewUpload & { createdAt: Date },
+      event: AuditEvent,
+      also?: (tx: Database) => Promise<void>,
+    ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.insert(uploads).values(values);
         await createAuditRepository({ db: tx }).record(event);
+        await also?.(tx);
       });
     },
 

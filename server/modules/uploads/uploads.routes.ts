@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import multipart from '@fastify/multipart';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,7 +20,8 @@ import {
 import { notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
-import { isDeidentifiedOnArrival } from './prepare-on-arrival.ts';
+import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
+import { isDeidentifiedOnArrival, keepsOriginal } from './prepare-on-arrival.ts';
 import { deletePreviews } from '../previews/preview-cleanup.ts';
 import { sendUpload } from './file-delivery.ts';
 import { receiveUpload } from './upload-receiver.ts';
@@ -46,10 +48,14 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   app.post('/uploads', { ...guarded, schema: { response: { 201: uploadItem, ...errors } } }, async (request, reply) => {
     const user = currentUser(request);
     const file = await receiveUpload(request, app.storage, limit);
+    const report = file.deidentification;
+    const kept = keepsOriginal(request);
     const row = {
+      id: randomUUID(),
       ownerId: user.id,
       storedFilename: file.storedFilename,
-      originalName: file.originalName,
+      // A de-identified file is named from its de-identified values: the client's name (often the patient's) is dropped.
+      originalName: report?.fileName ?? file.originalName,
       extension: file.type.extension,
       sizeBytes: file.size,
       sha256: file.sha256,
@@ -58,12 +64,22 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       format: file.type.format,
       createdAt: app.clock(),
     };
-    await repo.insert(row, {
-      userId: user.id,
-      action: 'upload.create',
-      ip: request.ip,
-      detail: { stored_filename: file.storedFilename, size_bytes: file.size, sha256: file.sha256 },
-    });
+    await repo.insert(
+      row,
+      {
+        userId: user.id,
+        action: 'upload.create',
+        ip: request.ip,
+        detail: {
+          stored_filename: file.storedFilename,
+          size_bytes: file.size,
+          sha256: file.sha256,
+          // Keeping the original (?deidentify=false) keeps its name too, and is on the record.
+          ...(kept && { kept_original: true, original_name: file.originalName }),
+        },
+      },
+      report && ((tx) => createDeidentificationRepository({ db: tx }).insert(row.id, report)),
+    );
     return reply.code(201).send(toUploadItem(row));
   });
 

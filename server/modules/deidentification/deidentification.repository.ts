@@ -1,0 +1,40 @@
+import { eq } from 'drizzle-orm';
+import type { DeidentificationReportBody } from '../../../contract/deidentification.ts';
+import type { Database } from '../../db/connect.ts';
+import type { DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
+import { deidentificationReports } from './deidentification.table.ts';
+
+/** The report as the API gives it. */
+export function toReportBody(report: DeidentificationReport): DeidentificationReportBody {
+  return {
+    profile: report.profile,
+    iod: report.iod,
+    removed: report.removed,
+    emptied: report.emptied,
+    replaced: report.replaced,
+    uid_attributes: report.uidAttributes,
+    uids_remapped: report.uidsRemapped,
+    private_tags_dropped: report.privateTagsDropped,
+    burned_in_text: report.burnedInText,
+    burned_in_regions: report.burnedInRegions,
+  };
+}
+
+/** Reads and writes de-identification reports. */
+export function createDeidentificationRepository({ db }: { db: Database }) {
+  return {
+    /** Keeps the report of one upload. */
+    async insert(uploadId: string, report: DeidentificationReport): Promise<void> {
+      await db.insert(deidentificationReports).values({ uploadId, report });
+    },
+    /** The report of one upload, or undefined when it has none (not DICOM, or kept as sent). */
+    async find(uploadId: string): Promise<DeidentificationReport | undefined> {
+      const [row] = await db
+        .select({ report: deidentificationReports.report })
+        .from(deidentificationReports)
+        .where(eq(deidentificationReports.uploadId, uploadId))
+        .limit(1);
+      return row?.report;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { deidentificationReport } from '../../../contract/deidentification.ts';
+import { errorResponse } from '../../../contract/errors.ts';
+import { storedFilenameParams } from '../../../contract/uploads.ts';
+import { notFound } from '../../http-errors.ts';
+import { currentUser } from '../../plugins/auth-guard.ts';
+import { createUploadsRepository } from '../uploads/uploads.repository.ts';
+import { createDeidentificationRepository, toReportBody } from './deidentification.repository.ts';
+
+/** GET /uploads/{stored_filename}/deidentification: what de-identifying one's own upload did. */
+export default async function deidentificationRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const uploads = createUploadsRepository({ db: app.db });
+  const reports = createDeidentificationRepository({ db: app.db });
+  app.get(
+    '/uploads/:stored_filename/deidentification',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        params: storedFilenameParams,
+        response: { 200: deidentificationReport, 401: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      // Someone else's upload is not found, exactly like one that does not exist.
+      const upload = await uploads.findForOwner(currentUser(request).id, request.params.stored_filename);
+      const report = await reports.find(upload.id);
+      if (!report) throw notFound('This image has no de-identification report');
+      return toReportBody(report);
+    },
+  );
+}
