@@ -52,6 +52,22 @@ export const shareLinkResponse = z.object({
 });
 export type ShareLinkResponse = z.infer<typeof shareLinkResponse>;
 
+/** One live share link of an upload, as GET /uploads/{stored_filename}/share-links lists it (never its secret). */
+export const shareLinkItem = z.object({
+  id: z.string().describe('Names the link for DELETE /uploads/{stored_filename}/share-links/{id}'),
+  created_at: z.string().describe('ISO 8601 moment it was made'),
+  expires_at: z.string().describe('ISO 8601 moment after which it stops working'),
+});
+
+/** Answer of GET /uploads/{stored_filename}/share-links: the live links, newest first. */
+export const shareLinkList = z.array(shareLinkItem);
+
+/** Path parameters naming one share link of one upload. */
+export const shareLinkParams = z.object({
+  stored_filename: z.string().max(300).describe('The stored_filename of an upload'),
+  id: z.uuid().describe('The id of one of its share links'),
+});
+
 /** Path parameter of GET /shared/{token}. */
 export const shareTokenParams = z.object({
   token: z

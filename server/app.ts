@@ -6,6 +6,7 @@ import { lazyChildLogger } from './lazy-request-logger.ts';
 import { createHealthProbe } from './modules/health/health-probe.ts';
 import { createMailer } from './mail/mailer.ts';
 import previewServices from './modules/previews/preview-services.ts';
+import uploadSweep from './modules/uploads/upload-sweep.ts';
 import { registerApiRoutes } from './routes.ts';
 import authGuard from './plugins/auth-guard.ts';
 import errorHandling from './plugins/error-handling.ts';
@@ -62,6 +63,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(rateLimit);
   await app.register(authGuard);
   await app.register(previewServices);
+  await app.register(uploadSweep);
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
   await app.register(staticSite);
   app.addHook('onClose', async () => app.mailer.close());

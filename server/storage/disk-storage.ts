@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -71,6 +71,33 @@ export function createDiskStorage(root: string): Storage {
 
     async delete(key) {
       await rm(fileOf(key), { force: true });
+    },
+
+    async *list(prefix) {
+      const folder = path.join(root, prefix);
+      let names: string[];
+      try {
+        names = await readdir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for (const name of names) {
+        const info = await stat(path.join(folder, name)).catch(() => undefined);
+        if (info?.isFile()) yield { key: `${prefix.replace(/\/?$/, '/')}${name}`, modified: info.mtime };
+      }
+    },
+
+    async sweepUnfinished(before) {
+      let removed = 0;
+      for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
+        const file = path.join(tmpDir, name);
+        const info = await stat(file).catch(() => undefined);
+        if (!info || info.mtime >= before) continue;
+        await rm(file, { force: true });
+        removed++;
+      }
+      return removed;
     },
 
     async check() {

@@ -4,6 +4,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   HeadBucketCommand,
+  ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -82,6 +83,28 @@ export function createS3Storage(storageUrl: string, env: Record<string, string |
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
     },
+
+    async *list(listPrefix) {
+      const from = objectKey(listPrefix.replace(/\/$/, '')) + '/';
+      let token: string | undefined;
+      do {
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: from, ContinuationToken: token }),
+        );
+        for (const object of page.Contents ?? []) {
+          if (!object.Key) continue;
+          yield {
+            key: prefix ? object.Key.slice(prefix.length + 1) : object.Key,
+            modified: object.LastModified ?? new Date(0),
+          };
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+    },
+
+    // A multipart upload is invisible until complete; parts of abandoned ones are for the bucket's
+    // AbortIncompleteMultipartUpload lifecycle rule (see README).
+    sweepUnfinished: async () => 0,
 
     async check() {
       await client.send(new HeadBucketCommand({ Bucket: bucket }));

@@ -30,6 +30,13 @@ export interface Storage {
   get(key: string, range?: ByteRange): Promise<Readable>;
   stat(key: string): Promise<ObjectStat | undefined>;
   delete(key: string): Promise<void>;
+  /** The objects whose keys start with `prefix` (a folder such as `originals/`), with when each was written. */
+  list(prefix: string): AsyncIterable<{ key: string; modified: Date }>;
+  /**
+   * Removes the leftovers of writes that never finished (a crash mid-upload) last touched before `before`;
+   * answers how many. A store whose unfinished writes are never visible (S3) has nothing to remove.
+   */
+  sweepUnfinished(before: Date): Promise<number>;
   /** Confirms the store is reachable and writable; used by the health check. */
   check(): Promise<void>;
 }

@@ -83,3 +83,56 @@ describe('share links (Copy URL)', () => {
     expect(late.json()).toEqual({ detail: 'This link is invalid or has expired' });
   });
 });
+
+describe('listing and revoking share links', () => {
+  let t: TestApp;
+  let alice: TestUser;
+  let bob: TestUser;
+  let png: Buffer;
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_SITE_URL: 'https://qc.example.org' });
+    alice = await createSignedInUser(t);
+    bob = await createSignedInUser(t);
+    png = await pngBytes();
+  });
+  afterAll(async () => t.close());
+  const share = (user: TestUser, name: string) =>
+    t.app.inject({ method: 'POST', url: `/api/v1/uploads/${name}/share-links`, headers: user.auth });
+  const pathOf = (url: string) => new URL(url).pathname;
+
+  it("lists an upload's live links without their secrets, and revokes one so it stops working at once", async () => {
+    const third = (await uploadFile(t, alice, 'third.png', png)).json().stored_filename as string;
+    const made = [(await share(alice, third)).json().url, (await share(alice, third)).json().url] as string[];
+    const listed = await t.app.inject({ url: `/api/v1/uploads/${third}/share-links`, headers: alice.auth });
+    expect(listed.statusCode).toBe(200);
+    const links = listed.json() as { id: string; created_at: string; expires_at: string }[];
+    expect(links.length).toBeGreaterThanOrEqual(2);
+    expect(Object.keys(links[0]!).sort()).toEqual(['created_at', 'expires_at', 'id']);
+    for (const url of made) expect(listed.body).not.toContain(url.split('/').at(-1));
+    // Bob can neither see nor revoke Alice's links.
+    expect((await t.app.inject({ url: `/api/v1/uploads/${third}/share-links`, headers: bob.auth })).statusCode).toBe(
+      404,
+    );
+    const revokeUrl = `/api/v1/uploads/${third}/share-links/${links[0]!.id}`;
+    expect((await t.app.inject({ method: 'DELETE', url: revokeUrl, headers: bob.auth })).statusCode).toBe(404);
+    const before = await Promise.all(made.map((url) => t.app.inject({ url: pathOf(url) })));
+    expect(before.map((r) => r.statusCode)).toEqual([200, 200]);
+    for (const link of links) {
+      expect(
+        (
+          await t.app.inject({
+            method: 'DELETE',
+            url: `/api/v1/uploads/${third}/share-links/${link.id}`,
+            headers: alice.auth,
+          })
+        ).statusCode,
+      ).toBe(204);
+    }
+    const after = await Promise.all(made.map((url) => t.app.inject({ url: pathOf(url) })));
+    expect(after.map((r) => r.statusCode)).toEqual([404, 404]);
+    expect((await t.app.inject({ method: 'DELETE', url: revokeUrl, headers: alice.auth })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: `/api/v1/uploads/${third}/share-links`, headers: alice.auth })).json()).toEqual(
+      [],
+    );
+  });
+});

@@ -145,6 +145,24 @@ export function createUploadsRepository({ db }: { db: Database }) {
       return token;
     },
 
+    /** The live (unexpired) share links of one upload, newest first. */
+    async listShareLinks(uploadId: string, now: Date) {
+      return db
+        .select({ id: shareLinks.id, createdAt: shareLinks.createdAt, expiresAt: shareLinks.expiresAt })
+        .from(shareLinks)
+        .where(and(eq(shareLinks.uploadId, uploadId), gt(shareLinks.expiresAt, now)))
+        .orderBy(desc(shareLinks.createdAt), desc(shareLinks.id));
+    },
+
+    /** Removes one share link of one upload at once; false when the upload has no such link. */
+    async revokeShareLink(uploadId: string, linkId: string): Promise<boolean> {
+      const removed = await db
+        .delete(shareLinks)
+        .where(and(eq(shareLinks.uploadId, uploadId), eq(shareLinks.id, linkId)))
+        .returning({ id: shareLinks.id });
+      return removed.length > 0;
+    },
+
     /** The upload a live share token stands for, or undefined when unknown or expired. */
     async findByShareToken(token: string, now: Date): Promise<UploadRow | undefined> {
       const [row] = await db

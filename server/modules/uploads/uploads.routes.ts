@@ -9,6 +9,8 @@ import { errorResponse } from '../../../contract/errors.ts';
 import {
   SHARE_LINK_TTL_MS,
   UPLOAD_LIMIT_HEADER,
+  shareLinkList,
+  shareLinkParams,
   shareLinkResponse,
   shareTokenParams,
   storedFilenameParams,
@@ -123,8 +125,12 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     async (request, reply) => {
       const user = currentUser(request);
       const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      // The row goes first: a crash before the file is removed leaves a file no row names, which the
+      // sweep (upload-sweep.ts) removes, never a listed upload without its bytes.
       await repo.delete(upload.id);
-      await app.storage.delete(uploadStorageKey(upload.storedFilename));
+      await app.storage
+        .delete(uploadStorageKey(upload.storedFilename))
+        .catch((error: unknown) => request.log.error({ err: error }, 'file left for the sweep'));
       deletePreviews(app, upload.storedFilename);
       await audit.record({
         userId: user.id,
@@ -157,6 +163,37 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       });
       const url = `${app.config.publicSiteUrl}/api/v1/shared/${token}`;
       return reply.code(201).send({ url, expires_at: expiresAt.toISOString() });
+    },
+  );
+
+  app.get(
+    '/uploads/:stored_filename/share-links',
+    { ...guarded, schema: { params: storedFilenameParams, response: { 200: shareLinkList, 404: errorResponse } } },
+    async (request) => {
+      const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
+      const links = await repo.listShareLinks(upload.id, app.clock());
+      return links.map((link) => ({
+        id: link.id,
+        created_at: link.createdAt.toISOString(),
+        expires_at: link.expiresAt.toISOString(),
+      }));
+    },
+  );
+
+  app.delete(
+    '/uploads/:stored_filename/share-links/:id',
+    { ...guarded, schema: { params: shareLinkParams, response: { 204: z.null(), 404: errorResponse } } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      if (!(await repo.revokeShareLink(upload.id, request.params.id))) throw notFound('Share link not found');
+      await audit.record({
+        userId: user.id,
+        action: 'share_link.revoke',
+        ip: request.ip,
+        detail: { stored_filename: upload.storedFilename, share_link_id: request.params.id },
+      });
+      return reply.code(204).send(null);
     },
   );
 
