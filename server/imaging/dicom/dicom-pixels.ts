@@ -107,6 +107,18 @@ function expandYbr422(stored: Uint8Array, pixels: number, sampleBytes: number): 
   return out;
 }
 
+/** The sample precision a JPEG stream's start-of-frame marker declares (8 when none is found). */
+export function jpegPrecision(jpeg: Uint8Array): number {
+  for (let p = 2; p + 4 < jpeg.length && jpeg[p] === 0xff;) {
+    const marker = jpeg[p + 1]!;
+    // SOF0–SOF15, except DHT (C4), JPG (C8) and DAC (CC).
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return jpeg[p + 4]!;
+    if (marker === 0xda || marker === 0xd9) break;
+    p += 2 + ((jpeg[p + 2]! << 8) | jpeg[p + 3]!);
+  }
+  return 8;
+}
+
 /** The JPEG stream with an Adobe APP14 marker saying "no colour transform" when it has no APP14 of its own. */
 export function withoutColourTransform(jpeg: Uint8Array): Uint8Array {
   for (let p = 2; p + 4 <= jpeg.length && jpeg[p] === 0xff;) {
@@ -149,6 +161,11 @@ export async function readFrame(
       'jpeg-ls': decodeJpegLs,
       'jpeg-2000': decodeJpeg2000,
     }[syntax.codec];
+    if (syntax.codec === 'jpeg-baseline' && jpegPrecision(encoded) > 8) {
+      throw new UndecodableImageError(
+        `The ${syntax.name} pixel data of this DICOM file is ${jpegPrecision(encoded)}-bit JPEG, which this server cannot decode: the JPEG codec it uses (libjpeg-turbo built for WebAssembly, @cornerstonejs/codec-libjpeg-turbo-8bit) reads 8-bit JPEG only.`,
+      );
+    }
     // pydicom's rule: an RGB JPEG without an Adobe marker was stored without a colour transform.
     if (syntax.codec === 'jpeg-baseline' && layout.photometric === 'RGB') encoded = withoutColourTransform(encoded);
     const decoded = await decode(encoded);
