@@ -99,3 +99,58 @@ for (const width of [390, 800]) {
     expect(overflow).toBeLessThanOrEqual(0);
   });
 }
+
+test('the contents mark the section in view as the reader scrolls, and only that one', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/user-guide');
+  const contents = page.getByRole('navigation', { name: 'Contents' });
+  const current = contents.locator('a[aria-current="location"]');
+  await expect(current).toHaveCount(1);
+  await expect(current).toHaveAttribute('href', '#registration');
+  for (const id of ['quality-check', 'security-compliance', 'imaging-modalities']) {
+    // Put the section's top just under the sticky header, as its link does.
+    await page.evaluate((target) => {
+      const top = document.getElementById(target)!.getBoundingClientRect().top + window.scrollY - 120;
+      window.scrollTo({ top, behavior: 'instant' });
+    }, id);
+    await expect(current).toHaveAttribute('href', `#${id}`);
+    await expect(current).toHaveCount(1);
+  }
+  // Following a link of the contents lands on its section and marks it.
+  await contents.getByRole('link', { name: 'Troubleshooting' }).click();
+  await expect(current).toHaveAttribute('href', '#troubleshooting');
+  await expect(current).toBeVisible();
+});
+
+for (const [term, section] of [
+  ['windowing', 'imaging-modalities'],
+  ['viewer', 'imaging-modalities'],
+  ['previews', 'imaging-modalities'],
+  ['de-identification', 'imaging-modalities'],
+  ['QC metrics', 'quality-check'],
+  ['FBER', 'quality-check'],
+]) {
+  test(`search for "${term}" finds the ${section} section`, async ({ page }) => {
+    await page.goto('/user-guide');
+    await page.getByLabel('Search the guide').fill(term);
+    const results = page.locator('[data-search-results] a');
+    await expect(results.first()).toBeVisible();
+    const sectionsHit = await results.evaluateAll((links) =>
+      links.map((a) => {
+        const id = decodeURIComponent(new URL((a as HTMLAnchorElement).href).hash.slice(1));
+        return document.getElementById(id)?.closest('section.guide-section')?.id;
+      }),
+    );
+    expect(sectionsHit).toContain(section);
+  });
+}
+
+test('every section of the guide ends with its own "Was this section helpful?" Yes/No pair', async ({ page }) => {
+  await page.goto('/user-guide');
+  for (const id of sections) {
+    const last = page.locator(`section#${id} > :last-child`);
+    await expect(last).toHaveAttribute('data-feedback', id);
+    await expect(last.getByRole('button', { name: /^Yes/ })).toBeVisible();
+    await expect(last.getByRole('button', { name: /^No/ })).toBeVisible();
+  }
+});
