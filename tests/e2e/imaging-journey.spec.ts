@@ -12,13 +12,15 @@ test.describe('imaging and quality control in the browser', () => {
       { name: 'head.dcm', mimeType: 'application/dicom', buffer: await phantomDicom() },
       { name: 'brain.nii.gz', mimeType: 'application/gzip', buffer: phantomNifti() },
     ]);
-    await expect(page.getByRole('button', { name: 'Details of head.dcm' })).toBeVisible();
+    // The DICOM is named from its de-identified values (its modality), never from the name it was sent with.
+    await expect(page.getByRole('button', { name: 'Details of MR.dcm' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Details of head.dcm' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Details of brain.nii.gz' })).toBeVisible();
 
     // DICOM: a server-rendered preview, its decoded metadata (de-identified on arrival), and the check.
-    await page.getByRole('button', { name: 'Details of head.dcm' }).click();
-    const dicom = page.getByRole('dialog', { name: 'head.dcm' });
-    const preview = dicom.getByRole('img', { name: /^Preview of head\.dcm, axial slice 1 of 1$/ });
+    await page.getByRole('button', { name: 'Details of MR.dcm' }).click();
+    const dicom = page.getByRole('dialog', { name: 'MR.dcm' });
+    const preview = dicom.getByRole('img', { name: /^Preview of MR\.dcm, axial slice 1 of 1$/ });
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(128);
     const metadata = dicom.getByTestId('image-metadata');
     await expect(metadata.getByText('MR', { exact: true })).toBeVisible();
@@ -26,6 +28,12 @@ test.describe('imaging and quality control in the browser', () => {
     await expect(metadata.getByText('De-identified')).toBeVisible();
     await expect(metadata.getByText('Yes', { exact: true })).toBeVisible();
     await expect(dicom.getByText('Not checked yet.')).toBeVisible();
+    // The de-identification report: what the Basic Profile did to this file, attribute by attribute.
+    const report = dicom.getByTestId('deidentification-report');
+    await expect(report).toContainText('Basic Application Level Confidentiality Profile');
+    await expect(report).toContainText('MR Image');
+    await dicom.getByText(/^Emptied attributes \(\d+\)$/).click();
+    await expect(dicom.getByText("(0010,0010) Patient's Name")).toBeVisible();
     await expectAccessible(page);
     await dicom.getByRole('button', { name: 'Check Quality Control' }).click();
     await expect(dicom.getByText(/^QC verdict: Pass \(MR, 128×128×1\)\./)).toBeVisible();
@@ -58,7 +66,7 @@ test.describe('imaging and quality control in the browser', () => {
     await expect(page.getByText('Analysis complete: 2 images checked.')).toBeVisible();
     const table = page.getByRole('table');
     await expect(table.getByRole('columnheader', { name: 'SNR' })).toBeVisible();
-    await expect(table.getByRole('row', { name: /head\.dcm Pass \d+ \d+\.\d/ })).toBeVisible();
+    await expect(table.getByRole('row', { name: /MR\.dcm Pass \d+ \d+\.\d/ })).toBeVisible();
     await expect(table.getByRole('row', { name: /brain\.nii\.gz (Pass|Review|Fail) \d+/ })).toBeVisible();
     await expectAccessible(page);
     const [download] = await Promise.all([
@@ -67,7 +75,7 @@ test.describe('imaging and quality control in the browser', () => {
     ]);
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toBe('Image,Verdict,Confidence,SNR,CNR,Noise σ,Issues');
-    expect(csv).toMatch(/\r\nhead\.dcm,Pass,\d+,\d/);
+    expect(csv).toMatch(/\r\nMR\.dcm,Pass,\d+,\d/);
     await page.getByLabel('Model').selectOption('Motion Blur Assessment');
     await expect(table.getByRole('columnheader', { name: 'Sharpness' })).toBeVisible();
     // On a phone the table scrolls sideways in a region reachable by keyboard.

@@ -202,7 +202,8 @@ test('DICOM slices chosen together become one series; NRRD and single DICOM item
 
   for (const [name, slices] of [
     ['knee.nrrd', 12],
-    ['multiframe.dcm', 6],
+    // Named from its de-identified values on arrival, not as sent.
+    ['MR.dcm', 6],
     ['5 DICOM slices.zip', 5],
   ] as const) {
     await page.getByRole('button', { name: `Details of ${name}` }).click();

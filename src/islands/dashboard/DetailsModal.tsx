@@ -7,6 +7,7 @@ import ImagingDetails from '../imaging/ImagingDetails.tsx';
 import VolumePreview from '../imaging/VolumePreview.tsx';
 import OpenVolumeViewer from '../viewers/volume/OpenVolumeViewer.tsx';
 import CommentsPanel from './CommentsPanel.tsx';
+import DeidentificationPanel from './DeidentificationPanel.tsx';
 import PreviewPane from './PreviewPane.tsx';
 import QcPanel from './QcPanel.tsx';
 import SharePanel from './SharePanel.tsx';
@@ -52,6 +53,7 @@ export default function DetailsModal({ item, onClose }: { item: UploadItem; onCl
               <dd>Uploaded</dd>
             </dl>
             <ImagingDetails item={item} />
+            <DeidentificationPanel key={item.stored_filename} item={item} />
             <QcPanel item={item} />
             <SharePanel item={item} />
           </div>

@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'react';
+import type { DeidentificationReportBody } from '../../../contract/deidentification.ts';
+import type { UploadItem } from '../../../contract/uploads.ts';
+import { api, errorMessage } from '../../lib/api.ts';
+
+type State =
+  { status: 'loading' } | { status: 'ready'; report: DeidentificationReportBody } | { status: 'none'; message: string };
+
+const BURNED_IN: Record<DeidentificationReportBody['burned_in_text'], string> = {
+  'not-checked': 'Not checked',
+  'none-found': 'None found',
+  blanked: 'Found and blanked',
+  'not-cleanable': 'Found, could not be blanked',
+};
+
+function AttributeList({ title, items }: { title: string; items: DeidentificationReportBody['removed'] }) {
+  if (items.length === 0) return null;
+  return (
+    <details className="dash-deid-list">
+      <summary>
+        {title} ({items.length})
+      </summary>
+      <ul>
+        {items.map((a) => (
+          <li key={a.tag}>
+            <code>{a.tag}</code> {a.name}
+            {a.count > 1 && ` ×${a.count}`}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** What de-identifying a DICOM upload did: the profile, and every attribute removed, emptied, replaced or remapped. */
+export default function DeidentificationPanel({ item }: { item: UploadItem }) {
+  const [state, setState] = useState<State>({ status: 'loading' });
+  useEffect(() => {
+    // A new image mounts a new panel (keyed by its name), so the state starts as loading.
+    let current = true;
+    api
+      .get(`/uploads/${encodeURIComponent(item.stored_filename)}/deidentification`)
+      .json<DeidentificationReportBody>()
+      .then((report) => current && setState({ status: 'ready', report }))
+      .catch(
+        (error: unknown) =>
+          current && setState({ status: 'none', message: errorMessage(error, 'The report could not be loaded') }),
+      );
+    return () => {
+      current = false;
+    };
+  }, [item.stored_filename]);
+
+  if (item.extension !== '.dcm') return null;
+  return (
+    <section className="dash-deid" aria-labelledby="deid-title">
+      <h3 id="deid-title">De-identification report</h3>
+      {state.status === 'loading' && <p role="status">Loading the report...</p>}
+      {state.status === 'none' && <p className="dash-muted">{state.message}</p>}
+      {state.status === 'ready' && (
+        <>
+          <dl className="dash-metadata" data-testid="deidentification-report">
+            <dt>Profile</dt>
+            <dd>{state.report.profile}</dd>
+            {state.report.iod && (
+              <>
+                <dt>IOD</dt>
+                <dd>{state.report.iod}</dd>
+              </>
+            )}
+            <dt>Removed</dt>
+            <dd>{state.report.removed.length}</dd>
+            <dt>Emptied</dt>
+            <dd>{state.report.emptied.length}</dd>
+            <dt>Replaced</dt>
+            <dd>{state.report.replaced.length}</dd>
+            <dt>UIDs remapped</dt>
+            <dd>{state.report.uids_remapped}</dd>
+            <dt>Private tags dropped</dt>
+            <dd>{state.report.private_tags_dropped}</dd>
+            <dt>Burned-in text</dt>
+            <dd>{BURNED_IN[state.report.burned_in_text]}</dd>
+          </dl>
+          <AttributeList title="Removed attributes" items={state.report.removed} />
+          <AttributeList title="Emptied attributes" items={state.report.emptied} />
+          <AttributeList title="Replaced attributes" items={state.report.replaced} />
+          <AttributeList title="Attributes with remapped UIDs" items={state.report.uid_attributes} />
+        </>
+      )}
+    </section>
+  );
+}
