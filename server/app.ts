@@ -10,6 +10,7 @@ import uploadSweep from './modules/uploads/upload-sweep.ts';
 import { registerApiRoutes } from './routes.ts';
 import authGuard from './plugins/auth-guard.ts';
 import errorHandling from './plugins/error-handling.ts';
+import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import staticSite from './plugins/static-site.ts';
@@ -61,6 +62,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(securityHeaders);
   await app.register(textGuard);
   await app.register(rateLimit);
+  await app.register(openapi);
   await app.register(authGuard);
   await app.register(previewServices);
   await app.register(uploadSweep);

@@ -10,6 +10,7 @@ import qcBatchRoutes from './modules/qc/qc-batch.routes.ts';
 import metricsRoutes from './modules/metrics/metrics.routes.ts';
 import authRoutes from './modules/auth/auth.routes.ts';
 import profileRoutes from './modules/profile/profile.routes.ts';
+import referenceRoutes from './modules/reference/reference.routes.ts';
 import deidentificationRoutes from './modules/deidentification/deidentification.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
@@ -25,5 +26,6 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(metricsRoutes);
   await app.register(authRoutes);
   await app.register(profileRoutes);
+  await app.register(referenceRoutes);
   await app.register(deidentificationRoutes);
 }
