@@ -25,5 +25,7 @@ export const conflict = (detail: string) => new HttpError(409, detail);
 export const tooLarge = (detail: string) => new HttpError(413, detail);
 /** 415: a type the product does not accept. */
 export const unsupportedType = (detail: string) => new HttpError(415, detail);
+/** 422: understood but cannot be processed (a damaged file, a decompression bomb). */
+export const unprocessable = (detail: string) => new HttpError(422, detail);
 /** 429: too many attempts. */
 export const tooManyRequests = (detail: string) => new HttpError(429, detail);

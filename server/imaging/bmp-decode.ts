@@ -1,4 +1,4 @@
-import { UndecodableImageError, type ImageVolume } from './volume.ts';
+import { assertDecodable, UndecodableImageError, type ImageVolume } from './volume.ts';
 
 /**
  * Decodes an uncompressed Windows bitmap (1, 4, 8-bit palette, 24 or 32-bit), which libvips cannot read.
@@ -18,13 +18,15 @@ export function decodeBmp(bytes: Uint8Array): ImageVolume {
   if (![1, 4, 8, 24, 32].includes(bits) || width <= 0 || rawHeight === 0)
     throw new UndecodableImageError(`BMP with ${bits} bits per pixel is not supported.`);
   const height = Math.abs(rawHeight);
-  const colours = view.getUint32(46, true) || (bits <= 8 ? 2 ** bits : 0);
+  // A palette holds at most 2^bits colours whatever the header claims (a hostile one claims billions).
+  const colours = bits <= 8 ? Math.min(view.getUint32(46, true) || 2 ** bits, 2 ** bits) : 0;
   const palette = Array.from({ length: colours }, (_, i) => {
     const at = 14 + headerSize + i * 4;
     return [bytes[at + 2]!, bytes[at + 1]!, bytes[at]!] as const;
   });
   const grey = bits <= 8 && palette.every(([r, g, b]) => r === g && g === b);
   const channels = grey ? 1 : 3;
+  assertDecodable(width * height * channels);
   const rowSize = Math.ceil((width * bits) / 32) * 4;
   if (offset + rowSize * height > bytes.length)
     throw new UndecodableImageError('The BMP pixel data is shorter than its header says.');

@@ -5,7 +5,13 @@ import { decodeDicomSeries, isZip } from './dicom/dicom-series-decode.ts';
 import { decodeNifti, isNifti } from './nifti-decode.ts';
 import { decodeNrrd, isNrrd } from './nrrd-decode.ts';
 import { decodeRaster, rasterFormat } from './raster-decode.ts';
-import { UndecodableImageError, type ImageFormat, type ImageVolume } from './volume.ts';
+import {
+  DEFAULT_DECODE_LIMITS,
+  UndecodableImageError,
+  type DecodeLimits,
+  type ImageFormat,
+  type ImageVolume,
+} from './volume.ts';
 
 /**
  * The format of an image from its bytes; `hint` (the stored format or extension) decides only for
@@ -22,15 +28,22 @@ export function detectFormat(bytes: Uint8Array, hint?: string): ImageFormat | un
   return undefined;
 }
 
-/** Decodes any supported image into a volume; throws UndecodableImageError with a reason to show otherwise. */
-export async function decodeImage(bytes: Uint8Array, hint?: string): Promise<ImageVolume> {
+/**
+ * Decodes any supported image into a volume; throws UndecodableImageError with a reason to show
+ * otherwise. Compressed data (gzip, zip, deflated DICOM) expands no further than `limits` allow.
+ */
+export async function decodeImage(
+  bytes: Uint8Array,
+  hint?: string,
+  limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
+): Promise<ImageVolume> {
   // A DICOM series item is the zip of its slices (see POST /uploads/series).
-  if (isZip(bytes) && hint?.replace(/^\./, '') === 'dcm') return decodeDicomSeries(bytes);
+  if (isZip(bytes) && hint?.replace(/^\./, '') === 'dcm') return decodeDicomSeries(bytes, limits);
   const format = detectFormat(bytes, hint);
   if (!format) throw new UndecodableImageError('This file is not an image format the product can read.');
   if (format === 'dcm') return decodeDicom(bytes);
-  if (format === 'nii') return decodeNifti(bytes);
-  if (format === 'nrrd') return decodeNrrd(bytes);
+  if (format === 'nii') return decodeNifti(bytes, limits);
+  if (format === 'nrrd') return decodeNrrd(bytes, limits);
   if (format === 'bmp') return decodeBmp(bytes);
   return decodeRaster(bytes);
 }

@@ -1,6 +1,14 @@
 import * as nifti from 'nifti-reader-js';
 import { axisCodes, readSamples, sampleRange, type SampleType } from './typed-samples.ts';
-import { assertDecodable, UndecodableImageError, type ImageVolume } from './volume.ts';
+import { inflateAtMost, inflateHead, isGzip } from './bounded-inflate.ts';
+import {
+  assertDecodable,
+  assertExpandable,
+  DEFAULT_DECODE_LIMITS,
+  UndecodableImageError,
+  type DecodeLimits,
+  type ImageVolume,
+} from './volume.ts';
 
 const datatypes: Record<number, SampleType | 'rgb24'> = {
   2: 'uint8',
@@ -16,14 +24,31 @@ const datatypes: Record<number, SampleType | 'rgb24'> = {
   1280: 'uint64',
 };
 
+/** A NIfTI-2 header is 540 bytes, NIfTI-1's 348; the first 544 bytes hold either with its magic. */
+const HEADER_BYTES = 544;
+
+/** The header bytes of a file, gzipped or not: only as much is inflated as the header needs. */
+const headOf = (bytes: Uint8Array) => (isGzip(bytes) ? inflateHead(bytes, 'gzip', HEADER_BYTES) : bytes);
+
 /** True for NIfTI-1 or NIfTI-2 bytes, gzipped or not. */
 export function isNifti(bytes: Uint8Array): boolean {
-  const buffer = toArrayBuffer(bytes);
   try {
-    return nifti.isNIFTI(nifti.isCompressed(buffer) ? (nifti.decompress(buffer) as ArrayBuffer) : buffer);
+    return nifti.isNIFTI(headOf(bytes).slice(0, HEADER_BYTES).buffer);
   } catch {
     return false;
   }
+}
+
+/** Bytes a NIfTI file declares: its header and extensions up to vox_offset, then every voxel of every volume. */
+function declaredBytes(header: nifti.NIFTI1 | nifti.NIFTI2): number {
+  const dims = header.dims.slice(1, 1 + Math.min(7, Math.max(1, header.dims[0]!)));
+  const voxels = dims.reduce((product, d) => product * Math.max(1, d), 1);
+  return header.vox_offset + (voxels * header.numBitsPerVoxel) / 8;
+}
+
+/** Width, height and depth: the first three dimensions, 1 where the file has fewer. */
+function spatialDims(header: nifti.NIFTI1 | nifti.NIFTI2): [number, number, number] {
+  return [1, 2, 3].map((i) => (header.dims[0]! >= i ? Math.max(1, header.dims[i]!) : 1)) as [number, number, number];
 }
 
 function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
@@ -32,19 +57,35 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
     : (bytes.slice().buffer as ArrayBuffer);
 }
 
-/** Decodes a NIfTI-1 or NIfTI-2 file (.nii or .nii.gz); of a 4D series, the first volume. */
-export function decodeNifti(bytes: Uint8Array): ImageVolume {
-  let buffer = toArrayBuffer(bytes);
-  if (nifti.isCompressed(buffer)) buffer = nifti.decompress(buffer) as ArrayBuffer;
-  if (!nifti.isNIFTI(buffer)) throw new UndecodableImageError('This is not a NIfTI-1 or NIfTI-2 file.');
+/**
+ * Decodes a NIfTI-1 or NIfTI-2 file (.nii or .nii.gz); of a 4D series, the first volume. A gzipped file
+ * is inflated no further than its header declares (with a megabyte to spare), so a small file that
+ * would expand to gigabytes is refused after as little work as its header justifies.
+ */
+export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): ImageVolume {
+  // A copy, so clearing its extension flag below leaves the file alone.
+  const head = headOf(bytes).slice(0, HEADER_BYTES).buffer;
+  if (!nifti.isNIFTI(head)) throw new UndecodableImageError('This is not a NIfTI-1 or NIfTI-2 file.');
+  // The extension flag is cleared in the copy: the extensions lie past the header bytes at hand.
+  const flag = nifti.isNIFTI1(head) ? 348 : 540;
+  if (head.byteLength >= flag + 4) new Uint8Array(head, flag, 4).fill(0);
+  const declaredHeader = nifti.readHeader(head);
+  const declared = declaredBytes(declaredHeader);
+  if (!Number.isFinite(declared) || declared < 0) throw new UndecodableImageError('The NIfTI header is damaged.');
+  // The first volume must fit the decode budget (the clearer refusal), and all volumes the expansion limit.
+  assertDecodable(
+    spatialDims(declaredHeader).reduce((a, b) => a * b, 1) * (declaredHeader.datatypeCode === 128 ? 3 : 1),
+  );
+  assertExpandable(declared, limits, 'This NIfTI file');
+  const buffer = toArrayBuffer(
+    isGzip(bytes)
+      ? inflateAtMost(bytes, 'gzip', Math.min(declared + 1024 * 1024, limits.maxExpandedBytes), 'This NIfTI file')
+      : bytes,
+  );
   const header = nifti.readHeader(buffer);
   const type = datatypes[header.datatypeCode];
   if (!type) throw new UndecodableImageError(`NIfTI datatype ${header.datatypeCode} is not supported.`);
-  const [width, height, depth] = [1, 2, 3].map((i) => (header.dims[0]! >= i ? Math.max(1, header.dims[i]!) : 1)) as [
-    number,
-    number,
-    number,
-  ];
+  const [width, height, depth] = spatialDims(header);
   const voxels = width * height * depth;
   assertDecodable(voxels * (type === 'rgb24' ? 3 : 1));
   const image = new Uint8Array(nifti.readImage(header, buffer));

@@ -1,6 +1,26 @@
-import { gunzipSync } from 'fflate';
+import { inflateAtMost } from './bounded-inflate.ts';
 import { axisCodes, readSamples, sampleRange, type SampleType } from './typed-samples.ts';
-import { assertDecodable, UndecodableImageError, type ImageVolume } from './volume.ts';
+import {
+  assertDecodable,
+  assertExpandable,
+  DEFAULT_DECODE_LIMITS,
+  UndecodableImageError,
+  type DecodeLimits,
+  type ImageVolume,
+} from './volume.ts';
+
+const sampleBytes: Record<SampleType, number> = {
+  int8: 1,
+  uint8: 1,
+  int16: 2,
+  uint16: 2,
+  int32: 4,
+  uint32: 4,
+  float32: 4,
+  float64: 8,
+  int64: 8,
+  uint64: 8,
+};
 
 const typeNames: Record<string, SampleType> = {
   'signed char': 'int8',
@@ -69,8 +89,11 @@ function vectors(text: string | undefined): number[][] | undefined {
   return found.length ? found : undefined;
 }
 
-/** Decodes an NRRD file with its data attached, in raw or gzip encoding. */
-export function decodeNrrd(bytes: Uint8Array): ImageVolume {
+/**
+ * Decodes an NRRD file with its data attached, in raw or gzip encoding; gzip data is inflated no
+ * further than the header's sizes declare.
+ */
+export function decodeNrrd(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): ImageVolume {
   const { fields, dataOffset } = readNrrdHeader(bytes);
   const type = typeNames[fields.get('type') ?? ''];
   if (!type) throw new UndecodableImageError(`NRRD type "${fields.get('type')}" is not supported.`);
@@ -91,11 +114,16 @@ export function decodeNrrd(bytes: Uint8Array): ImageVolume {
   const [width = 1, height = 1, depth = 1] = spatial;
   const channels = rgb ? 3 : 1;
   assertDecodable(width * height * depth * channels);
+  const count = width * height * depth * channels;
+  // Every sample of every axis (a 4D file's later volumes too) is in the data.
+  const declared = sizes.reduce((product, size) => product * size, 1) * sampleBytes[type];
+  assertExpandable(declared, limits, 'This NRRD file');
   let payload = bytes.subarray(dataOffset);
-  if (encoding === 'gzip' || encoding === 'gz') payload = gunzipSync(payload);
+  // Only the declared bytes are needed; a little over that is tolerated, far over it is not the file it claims.
+  if (encoding === 'gzip' || encoding === 'gz')
+    payload = inflateAtMost(payload, 'gzip', declared + 64 * 1024, 'This NRRD file');
   else if (encoding !== 'raw')
     throw new UndecodableImageError(`NRRD encoding "${encoding}" is not supported (raw and gzip are).`);
-  const count = width * height * depth * channels;
   let data: Float32Array;
   try {
     data = readSamples(payload, type, count, (fields.get('endian') ?? 'little') === 'little');

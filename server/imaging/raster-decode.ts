@@ -1,5 +1,11 @@
-import sharp, { type Metadata, type Sharp } from 'sharp';
-import { UndecodableImageError, type ImageFormat, type ImageVolume } from './volume.ts';
+import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import {
+  assertDecodable,
+  MAX_DECODED_VALUES,
+  UndecodableImageError,
+  type ImageFormat,
+  type ImageVolume,
+} from './volume.ts';
 
 const sharpFormats: Record<string, ImageFormat> = {
   png: 'png',
@@ -36,16 +42,24 @@ export function rasterFormat(bytes: Uint8Array): ImageFormat | undefined {
   return undefined;
 }
 
-/** Decodes PNG (8/16-bit), JPEG, TIFF (8/16-bit), GIF (first frame) and WebP through sharp (libvips). */
+/**
+ * Decodes PNG (8/16-bit), JPEG, TIFF (8/16-bit), GIF (first frame) and WebP through sharp (libvips).
+ * The size the header declares is checked against the decode budget before any pixel is decoded (a
+ * few hundred bytes can declare 16000 x 16000 pixels), and libvips is told the same limit.
+ */
 export async function decodeRaster(bytes: Uint8Array): Promise<ImageVolume> {
   let image: Sharp;
   let meta: Metadata;
   try {
-    image = sharp(bytes, { failOn: 'error' });
-    meta = await image.metadata();
+    // The header is read without a pixel limit (libvips would refuse it with a vaguer message), the pixels with one.
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    image = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_DECODED_VALUES });
   } catch {
     throw new UndecodableImageError('This image file is damaged or not in a format it claims to be.');
   }
+  // Greyscale needs one value per pixel, colour three; either way a Float32Array of that many is allocated.
+  const declaredChannels = (meta.channels ?? 3) <= 2 ? 1 : 3;
+  assertDecodable((meta.width ?? 0) * (meta.height ?? 0) * declaredChannels);
   const format = sharpFormats[meta.format ?? ''] ?? rasterFormat(bytes);
   if (!format) throw new UndecodableImageError(`Image format ${meta.format} is not supported.`);
   const sixteen = meta.depth === 'ushort' || meta.depth === 'short';
@@ -54,9 +68,13 @@ export async function decodeRaster(bytes: Uint8Array): Promise<ImageVolume> {
   // Palette images are expanded to RGB by libvips; only true greyscale stays one channel.
   // libvips keeps 16 bits only when the target colourspace says so; otherwise it casts through 8-bit sRGB.
   pipeline = pipeline.toColourspace(grey ? (sixteen ? 'grey16' : 'b-w') : sixteen ? 'rgb16' : 'srgb');
-  const { data, info } = await pipeline
-    .raw({ depth: sixteen ? 'ushort' : 'uchar' })
-    .toBuffer({ resolveWithObject: true });
+  let decoded: { data: Buffer; info: OutputInfo };
+  try {
+    decoded = await pipeline.raw({ depth: sixteen ? 'ushort' : 'uchar' }).toBuffer({ resolveWithObject: true });
+  } catch {
+    throw new UndecodableImageError('This image file is damaged: its pixels could not be decoded.');
+  }
+  const { data, info } = decoded;
   const samples = sixteen ? new Uint16Array(data.buffer, data.byteOffset, data.byteLength / 2) : data;
   const stride = info.channels;
   // Greyscale pictures are often saved as RGB with three equal channels; they are measured as greyscale.

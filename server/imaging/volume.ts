@@ -68,3 +68,21 @@ export function assertDecodable(values: number): void {
     );
   }
 }
+
+/** What one decode may expand compressed data to. */
+export interface DecodeLimits {
+  /** Most bytes any decompression inside one file may produce (zip, gzip, deflated DICOM). */
+  maxExpandedBytes: number;
+}
+
+/** Without a server's UPLOAD_MAX_BYTES, compressed data may expand to 1 GiB at most. */
+export const DEFAULT_DECODE_LIMITS: DecodeLimits = { maxExpandedBytes: 1024 * 1024 * 1024 };
+
+/** Refuses a file whose header declares more bytes than may be expanded, before expanding any. */
+export function assertExpandable(declared: number, limits: DecodeLimits, what: string): void {
+  if (declared > limits.maxExpandedBytes) {
+    throw new UndecodableImageError(
+      `${what} declares ${Math.ceil(declared / 1024 / 1024)} MB of image data, more than the ${Math.ceil(limits.maxExpandedBytes / 1024 / 1024)} MB one image may hold.`,
+    );
+  }
+}

@@ -1,6 +1,6 @@
 import dicomParser from 'dicom-parser';
-import { inflateSync } from 'fflate';
-import { UndecodableImageError } from '../volume.ts';
+import { inflateAtMost, inflateHead } from '../bounded-inflate.ts';
+import { DEFAULT_DECODE_LIMITS, UndecodableImageError } from '../volume.ts';
 import { normalisePart10 } from './part10.ts';
 
 /** A parsed DICOM data set as dicom-parser gives it. */
@@ -15,21 +15,51 @@ const IMPLICIT_LE = '1.2.840.10008.1.2';
 const EXPLICIT_BE = '1.2.840.10008.1.2.2';
 const DEFLATED = '1.2.840.10008.1.2.1.99';
 
-// Deflated transfer syntax: the data set after the File Meta is one raw deflate stream.
-function inflate(bytes: Uint8Array, position: number): Uint8Array {
-  const inflated = inflateSync(bytes.subarray(position));
-  const out = new Uint8Array(position + inflated.length);
-  out.set(bytes.subarray(0, position));
-  out.set(inflated, position);
-  return out;
-}
-
 // dicom-parser's DataSet class is exported by the library but typed only as an interface.
 const DataSet = (
   dicomParser as unknown as {
     DataSet: new (parser: dicomParser.ByteArrayParser, bytes: Uint8Array, elements: object) => DicomDataSet;
   }
 ).DataSet;
+
+/** How much of a deflated data set is inflated first, to read the image size it declares. */
+const DEFLATED_HEAD_BYTES = 256 * 1024;
+/** Room allowed beside the pixels: 8 MB plus four times the deflated size (text deflates about four-fold). */
+const NON_PIXEL_BYTES = 8 * 1024 * 1024;
+
+/** The pixel bytes the start of an explicit little-endian data set declares (Rows, Columns, frames, samples, bits). */
+function declaredPixelBytes(head: Uint8Array): number {
+  const little = dicomParser.littleEndianByteArrayParser;
+  const dataSet = new DataSet(little, head, {});
+  try {
+    dicomParser.parseDicomDataSetExplicit(dataSet, new dicomParser.ByteStream(little, head, 0), head.length, {
+      untilTag: 'x7fe00010',
+    });
+  } catch {
+    // The head is cut off mid-element: what was read before the cut is what is needed.
+  }
+  const us = (tag: string) => (dataSet.elements[tag] ? (dataSet.uint16(tag) ?? 0) : 0);
+  const frames = Math.max(1, Number(dataSet.string('x00280008') ?? 1) || 1);
+  return (us('x00280010') * us('x00280011') * frames * Math.max(1, us('x00280002')) * us('x00280100')) / 8;
+}
+
+/**
+ * Deflated transfer syntax: the data set after the File Meta is one raw deflate stream. Its first 256 KiB
+ * are inflated to read the image size it declares; the whole is then inflated no further than that size
+ * plus room for the other attributes, so a deflate bomb stops early.
+ */
+function inflate(bytes: Uint8Array, position: number): Uint8Array {
+  const deflated = bytes.subarray(position);
+  const limit = Math.min(
+    declaredPixelBytes(inflateHead(deflated, 'raw', DEFLATED_HEAD_BYTES)) + NON_PIXEL_BYTES + 4 * deflated.length,
+    DEFAULT_DECODE_LIMITS.maxExpandedBytes,
+  );
+  const inflated = inflateAtMost(deflated, 'raw', limit, 'This deflated DICOM file');
+  const out = new Uint8Array(position + inflated.length);
+  out.set(bytes.subarray(0, position));
+  out.set(inflated, position);
+  return out;
+}
 
 /**
  * Parses a DICOM file, with or without the Part 10 preamble and File Meta: the transfer syntax a file
@@ -58,6 +88,8 @@ export function parseDicom(input: Uint8Array, vrOf?: (tag: string) => string | u
     Object.assign(dataSet.elements, meta.elements);
     return dataSet;
   } catch (error) {
+    // The inflater's own refusals (a deflate bomb) already say what is wrong.
+    if (error instanceof UndecodableImageError) throw error;
     // dicom-parser throws strings or { exception, dataSet }; neither is fit for a client.
     const reason =
       typeof error === 'string'

@@ -1,5 +1,11 @@
-import { unzipSync } from 'fflate';
-import { assertDecodable, UndecodableImageError, type ImageVolume } from '../volume.ts';
+import { unzipBounded } from '../bounded-inflate.ts';
+import {
+  assertDecodable,
+  DEFAULT_DECODE_LIMITS,
+  UndecodableImageError,
+  type DecodeLimits,
+  type ImageVolume,
+} from '../volume.ts';
 import { decodeDicom } from './dicom-decode.ts';
 
 /** True for a zip archive (a DICOM series item is stored as the zip of its slices). */
@@ -12,13 +18,15 @@ export function isZip(bytes: Uint8Array): boolean {
  * into one volume: the slices' frames one after another, the first slice's attributes for the rest, and
  * the slice spacing from the distance between the first two Image Positions (else Slice Thickness).
  */
-export async function decodeDicomSeries(archive: Uint8Array): Promise<ImageVolume> {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(archive, { filter: (entry) => entry.name.toLowerCase().endsWith('.dcm') });
-  } catch {
-    throw new UndecodableImageError('This DICOM series archive could not be opened.');
-  }
+export async function decodeDicomSeries(
+  archive: Uint8Array,
+  limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
+): Promise<ImageVolume> {
+  const entries = Object.fromEntries(
+    unzipBounded(archive, { totalBytes: limits.maxExpandedBytes, entries: 100_000 }, (name) =>
+      name.toLowerCase().endsWith('.dcm'),
+    ).map(({ name, bytes }) => [name, bytes]),
+  );
   const names = Object.keys(entries).sort();
   if (names.length === 0) throw new UndecodableImageError('This DICOM series archive holds no slices.');
   const slices: ImageVolume[] = [];

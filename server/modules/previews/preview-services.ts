@@ -14,6 +14,6 @@ declare module 'fastify' {
 
 /** The in-memory imaging caches of one app, decorated once for every module that reads or clears them. */
 export default fp(async function previewServices(app: FastifyInstance) {
-  app.decorate('volumes', createVolumeLoader(app.storage));
+  app.decorate('volumes', createVolumeLoader(app.storage, app.config.uploadMaxBytes));
   app.decorate('previewCache', createPreviewCache());
 });

@@ -18,7 +18,14 @@ function hasMetadata(saved: unknown): saved is ImageMetadata {
   return Boolean(m && typeof m.format === 'string' && Array.isArray(m.dimensions));
 }
 
-const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413: errorResponse, 415: errorResponse };
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  404: errorResponse,
+  413: errorResponse,
+  415: errorResponse,
+  422: errorResponse,
+};
 
 /** Previews (PNG slices) and metadata of one's own uploads, decoded by the imaging engine. */
 export default async function previewsRoutes(fastify: FastifyInstance): Promise<void> {

@@ -1,11 +1,12 @@
 import { decodeImage } from '../../imaging/decode-image.ts';
 import { parseDicom } from '../../imaging/dicom/dicom-dataset.ts';
 import { describeDicomObject, type DicomObjectDescription } from '../../imaging/dicom/dicom-object.ts';
-import { UndecodableImageError, type ImageVolume } from '../../imaging/volume.ts';
-import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
+import type { DecodeLimits, ImageVolume } from '../../imaging/volume.ts';
+import { tooLarge } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { uploadStorageKey, type UploadRow } from '../uploads/uploads.repository.ts';
 import { LRUCache } from 'lru-cache';
+import { imagingHttpError } from './imaging-errors.ts';
 
 /** Largest stored file the server decodes in memory for previews and checks. */
 export const MAX_DECODE_BYTES = 1024 * 1024 * 1024;
@@ -39,8 +40,12 @@ export async function describeStoredDicom(
   }
 }
 
-/** Decodes uploads to volumes, keeping the most recent ones (up to 512 MB of voxels) in memory. */
-export function createVolumeLoader(storage: Storage) {
+/**
+ * Decodes uploads to volumes, keeping the most recent ones (up to 512 MB of voxels) in memory. Compressed
+ * data inside a file expands to at most `maxExpandedBytes` (the server's upload limit, at most 1 GiB).
+ */
+export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECODE_BYTES) {
+  const limits: DecodeLimits = { maxExpandedBytes: Math.min(maxExpandedBytes, MAX_DECODE_BYTES) };
   const decoded = new LRUCache<string, ImageVolume>({
     maxSize: CACHE_BYTES,
     sizeCalculation: (volume) => volume.data.byteLength || 1,
@@ -51,17 +56,15 @@ export function createVolumeLoader(storage: Storage) {
   async function decode(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
     const bytes = await readObject(storage, uploadStorageKey(upload.storedFilename));
     try {
-      return await decodeImage(bytes, upload.format);
+      return await decodeImage(bytes, upload.format, limits);
     } catch (error) {
-      if (error instanceof UndecodableImageError) throw unsupportedType(error.message);
-      if (error instanceof HttpError) throw error;
-      // A decoder tripping over damaged bytes (a RangeError deep in a codec) is the file's fault.
-      throw new HttpError(422, 'This image could not be decoded: the file is damaged or incomplete.');
+      // Only what the file's content causes is the client's (415/422); storage failures stay server errors.
+      throw imagingHttpError(error);
     }
   }
 
   return {
-    /** The decoded volume of an upload; 415 with the decoder's reason when it cannot be read. */
+    /** The decoded volume of an upload; 415 or 422 with the decoder's reason when it cannot be read. */
     async load(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
       const key = upload.storedFilename;
       const hit = decoded.get(key);

@@ -6,12 +6,13 @@ import { errorResponse } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
+import { imagingHttpError } from '../previews/imaging-errors.ts';
 import { keepsOriginal } from './prepare-on-arrival.ts';
 import { expandArchives, groupSeries, packSeries, type ArrivedSlice } from './series.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 413: errorResponse, 415: errorResponse };
+const errors = { 400: errorResponse, 401: errorResponse, 413: errorResponse, 415: errorResponse, 422: errorResponse };
 // Slices are read whole to be grouped; a series upload is capped below the single-file limit.
 const SERIES_MAX_BYTES = 1024 * 1024 * 1024;
 const SERIES_MAX_FILES = 4000;
@@ -49,9 +50,9 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
       if (files.length === 0) throw badRequest('Send DICOM slices or one .zip in the upload');
       let expanded: ArrivedSlice[];
       try {
-        expanded = expandArchives(files);
-      } catch {
-        throw unsupportedType('This .zip archive could not be opened');
+        expanded = expandArchives(files, limit, SERIES_MAX_FILES);
+      } catch (error) {
+        throw imagingHttpError(error);
       }
       const { series } = groupSeries(expanded);
       if (series.length === 0) throw unsupportedType('No DICOM images were found in this upload');

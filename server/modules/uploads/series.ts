@@ -1,4 +1,5 @@
-import { unzipSync, zipSync } from 'fflate';
+import { zipSync } from 'fflate';
+import { unzipBounded } from '../../imaging/bounded-inflate.ts';
 import { remapUid } from '../../imaging/dicom/deidentify.ts';
 import { deidentifyOffThread } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { numberValue, parseDicom, stringValue } from '../../imaging/dicom/dicom-dataset.ts';
@@ -17,15 +18,23 @@ export interface DicomSeries {
 
 /**
  * The files of an upload with any .zip opened: DICOM slices may come as many files or as one archive.
- * Folders and macOS resource forks inside an archive are skipped.
+ * Folders and macOS resource forks inside an archive are skipped. All files together, once expanded,
+ * hold at most `maxBytes` and number at most `maxFiles`; an archive expanding past that, or past what
+ * it declares, is refused (DecompressionLimitError) before it fills memory.
  */
-export function expandArchives(files: ArrivedSlice[]): ArrivedSlice[] {
+export function expandArchives(files: ArrivedSlice[], maxBytes: number, maxFiles: number): ArrivedSlice[] {
+  let bytes = files.reduce((sum, file) => sum + (file.name.toLowerCase().endsWith('.zip') ? 0 : file.bytes.length), 0);
+  let count = files.length;
   return files.flatMap((file) => {
     if (!file.name.toLowerCase().endsWith('.zip')) return [file];
-    const entries = unzipSync(file.bytes, {
-      filter: (entry) => !entry.name.endsWith('/') && !entry.name.includes('__MACOSX'),
-    });
-    return Object.entries(entries).map(([name, bytes]) => ({ name, bytes }));
+    const entries = unzipBounded(
+      file.bytes,
+      { totalBytes: Math.max(0, maxBytes - bytes), entries: Math.max(0, maxFiles - count) },
+      (name) => !name.includes('__MACOSX'),
+    );
+    bytes += entries.reduce((sum, entry) => sum + entry.bytes.length, 0);
+    count += entries.length;
+    return entries;
   });
 }
 

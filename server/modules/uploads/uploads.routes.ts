@@ -29,7 +29,14 @@ import { sendUpload } from './file-delivery.ts';
 import { receiveUpload } from './upload-receiver.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 413: errorResponse, 415: errorResponse };
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  404: errorResponse,
+  413: errorResponse,
+  415: errorResponse,
+  422: errorResponse,
+};
 
 /** The image library: upload, list, download, delete and share one's own images. */
 export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {

@@ -1,0 +1,198 @@
+import zlib from 'node:zlib';
+import { UndecodableImageError } from './volume.ts';
+
+/**
+ * Compressed data that expands past what its file declares (or past what the server holds for one
+ * image): refused before it can fill memory, as a decompression bomb would.
+ */
+export class DecompressionLimitError extends UndecodableImageError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DecompressionLimitError';
+  }
+}
+
+/** Which wrapper the deflate stream has: gzip (.gz), zlib, or none (zip entries, deflated DICOM). */
+export type DeflateWrapper = 'gzip' | 'zlib' | 'raw';
+
+/** A byte count as people read it: KB below a megabyte, MB above. */
+export const sizeText = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${Math.ceil(bytes / 1024 / 1024)} MB`;
+
+const inflaters = {
+  gzip: zlib.gunzipSync,
+  zlib: zlib.inflateSync,
+  raw: zlib.inflateRawSync,
+} as const;
+
+/** True for gzip bytes (RFC 1952 magic). */
+export const isGzip = (bytes: Uint8Array) => bytes.length > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+
+/**
+ * Inflates a whole stream, stopping as soon as the output passes `limit` bytes: zlib's own output cap,
+ * so a 1 MB stream that would expand to gigabytes costs no more than `limit` bytes of work and memory.
+ * `what` names the data in the message ("This NIfTI file").
+ */
+export function inflateAtMost(bytes: Uint8Array, wrapper: DeflateWrapper, limit: number, what: string): Uint8Array {
+  try {
+    const out = inflaters[wrapper](bytes, { maxOutputLength: Math.max(1, Math.floor(limit)), chunkSize: 64 * 1024 });
+    return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new DecompressionLimitError(
+        `${what} decompresses to more than ${sizeText(limit)}, more than it declares: refused as a possible decompression bomb.`,
+      );
+    }
+    throw new UndecodableImageError(`${what} has damaged compressed data.`);
+  }
+}
+
+/**
+ * The first `size` bytes of a stream (fewer when it is shorter), inflating only as much input as that
+ * takes: enough to read a header and learn how large the whole should be.
+ */
+export function inflateHead(bytes: Uint8Array, wrapper: DeflateWrapper, size: number): Uint8Array {
+  // Deflate expands at most 1032-fold, so each round's output is bounded by its input.
+  for (let input = 4096; ; input *= 4) {
+    let out: Buffer;
+    try {
+      out = inflaters[wrapper](bytes.subarray(0, input), {
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+        maxOutputLength: Math.max(size, 1032 * input),
+      });
+    } catch {
+      out = Buffer.alloc(0);
+    }
+    if (out.length >= size || input >= bytes.length) {
+      return new Uint8Array(out.buffer, out.byteOffset, Math.min(size, out.length));
+    }
+  }
+}
+
+/** Limits on what one archive may expand to. */
+export interface UnzipLimits {
+  /** Most bytes all entries together may hold once expanded. */
+  totalBytes: number;
+  /** Most entries. */
+  entries: number;
+}
+
+/** Past this many expanded bytes an archive must not have grown more than MAX_RATIO-fold over its size. */
+const RATIO_GRACE_BYTES = 64 * 1024 * 1024;
+/**
+ * Medical images compress a few-fold; a hundred-fold is what zip-bomb guards commonly allow (Apache
+ * POI's ZipSecureFile, for one). Blank masks compress further, but not past 64 MB.
+ */
+const MAX_RATIO = 100;
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  compressedSize: number;
+  size: number;
+  localHeader: number;
+}
+
+const damagedArchive = () => new UndecodableImageError('This archive is damaged and could not be opened.');
+
+/**
+ * The central directory of a zip archive (PKWARE APPNOTE 4.3.12-16, with zip64 sizes). Written here, not
+ * taken from fflate, because fflate's `unzipSync` trusts each entry's declared size and inflates a lying
+ * entry to its end, and its streaming reader copies its 32 KiB window on every push; the entries are
+ * inflated by zlib, which stops at the declared size.
+ */
+function zipDirectory(zip: Uint8Array): ZipEntry[] {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  let end = zip.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) {
+    if (zip.length - end > 65557) throw damagedArchive();
+    end -= 1;
+  }
+  if (end < 0) throw damagedArchive();
+  let count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const locator = end - 20;
+  if (locator >= 0 && view.getUint32(locator, true) === 0x07064b50) {
+    const end64 = Number(view.getBigUint64(locator + 8, true));
+    if (end64 + 56 > zip.length || view.getUint32(end64, true) !== 0x06064b50) throw damagedArchive();
+    count = Number(view.getBigUint64(end64 + 32, true));
+    at = Number(view.getBigUint64(end64 + 48, true));
+  }
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > zip.length || view.getUint32(at, true) !== 0x02014b50) throw damagedArchive();
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const entry: ZipEntry = {
+      name: new TextDecoder().decode(zip.subarray(at + 46, at + 46 + nameLength)),
+      method: view.getUint16(at + 10, true),
+      compressedSize: view.getUint32(at + 20, true),
+      size: view.getUint32(at + 24, true),
+      localHeader: view.getUint32(at + 42, true),
+    };
+    // Sizes and offset saturated at 0xFFFFFFFF are in the zip64 extra field, in this order.
+    for (let x = at + 46 + nameLength; x + 4 <= at + 46 + nameLength + extraLength;) {
+      const id = view.getUint16(x, true);
+      const length = view.getUint16(x + 2, true);
+      if (id === 1) {
+        let field = x + 4;
+        for (const key of ['size', 'compressedSize', 'localHeader'] as const) {
+          if (entry[key] !== 0xffffffff || field + 8 > x + 4 + length) continue;
+          entry[key] = Number(view.getBigUint64(field, true));
+          field += 8;
+        }
+      }
+      x += 4 + length;
+    }
+    entries.push(entry);
+    at += 46 + nameLength + extraLength + view.getUint16(at + 32, true);
+  }
+  return entries;
+}
+
+function entryData(zip: Uint8Array, entry: ZipEntry): Uint8Array {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const at = entry.localHeader;
+  if (at + 30 > zip.length || view.getUint32(at, true) !== 0x04034b50) throw damagedArchive();
+  const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+  if (start + entry.compressedSize > zip.length) throw damagedArchive();
+  return zip.subarray(start, start + entry.compressedSize);
+}
+
+/**
+ * Opens a zip archive, refusing before any inflating one whose declared sizes pass `limits` or grow more
+ * than a hundred-fold past 64 MB, and inflating each entry no further than it declares. Folders are
+ * skipped; `keep` chooses entries by name.
+ */
+export function unzipBounded(
+  archive: Uint8Array,
+  limits: UnzipLimits,
+  keep: (name: string) => boolean = () => true,
+): { name: string; bytes: Uint8Array }[] {
+  const entries = zipDirectory(archive).filter((entry) => !entry.name.endsWith('/') && keep(entry.name));
+  if (entries.length > limits.entries)
+    throw new DecompressionLimitError(`This archive holds more than ${limits.entries} files.`);
+  const total = entries.reduce((sum, entry) => sum + entry.size, 0);
+  if (total > limits.totalBytes)
+    throw new DecompressionLimitError(
+      `This archive expands to ${sizeText(total)}, more than the ${sizeText(limits.totalBytes)} one upload may hold: refused as a possible zip bomb.`,
+    );
+  if (total > RATIO_GRACE_BYTES && total > MAX_RATIO * archive.length)
+    throw new DecompressionLimitError(
+      `This archive expands more than ${MAX_RATIO}-fold (${sizeText(archive.length)} to ${sizeText(total)}): refused as a possible zip bomb.`,
+    );
+  return entries.map((entry) => {
+    const data = entryData(archive, entry);
+    if (entry.method === 0) {
+      if (entry.compressedSize !== entry.size) throw damagedArchive();
+      return { name: entry.name, bytes: data };
+    }
+    if (entry.method !== 8)
+      throw new UndecodableImageError(
+        `The archive entry ${entry.name} uses compression method ${entry.method}; only deflate is supported.`,
+      );
+    const bytes = inflateAtMost(data, 'raw', entry.size, `The archive entry ${entry.name}`);
+    if (bytes.length !== entry.size) throw damagedArchive();
+    return { name: entry.name, bytes };
+  });
+}

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchAccount } from '../../bench/lib/bench-account.ts';
+import { startChildServer, type ChildServer } from '../../bench/lib/child-server.ts';
+import {
+  deflatedDicomBomb,
+  GIB,
+  honestNiftiBomb,
+  hugePng,
+  hugeTiff,
+  niftiBomb,
+  nrrdBomb,
+  zipBomb,
+} from '../fixtures/decompression-bombs.ts';
+import { multipartBody } from '../fixtures/multipart-body.ts';
+import { phantomDicom } from '../fixtures/upload-images.ts';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** Resident memory of a process, from /proc, in bytes. */
+function rssOf(pid: number): number {
+  const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
+}
+
+/**
+ * Hostile files against the real server process: each is refused within a second with a `detail`,
+ * while GET /health, asked every 20 ms meanwhile, keeps answering within 100 ms and the process's
+ * resident memory grows by less than 256 MB.
+ */
+describe('decompression bombs against a running server', () => {
+  let server: ChildServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startChildServer('server/main.ts', await freePort(), '/api/v1/health', { DATABASE_URL: '' });
+    token = await benchAccount(server.url, server.dataDir);
+  }, 120_000);
+  afterAll(async () => server?.stop());
+
+  async function send(path: string, method: string, body?: { payload: Buffer; headers: Record<string, string> }) {
+    const started = performance.now();
+    const res = await fetch(`${server.url}/api/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...body?.headers },
+      body: body?.payload,
+    });
+    const json = (await res.json()) as Record<string, unknown> | Record<string, unknown>[];
+    return { status: res.status, json, ms: performance.now() - started };
+  }
+
+  const upload = (filename: string, content: Buffer, route = '/uploads') =>
+    send(route, 'POST', multipartBody([{ field: 'file', filename, content }]));
+
+  it('refuses each within a second while /health stays under 100 ms and memory under +256 MB', async () => {
+    const bombs = {
+      nifti: niftiBomb(),
+      honestNifti: honestNiftiBomb(),
+      nrrd: nrrdBomb(),
+      dicom: deflatedDicomBomb(),
+      zip: zipBomb('slice.dcm', GIB),
+      lyingZip: zipBomb('slice.dcm', GIB, 4096),
+      png: hugePng(),
+      tiff: hugeTiff(),
+    };
+    for (const bomb of Object.values(bombs)) expect(bomb.length).toBeLessThan(1.2 * 1024 * 1024);
+    const pid = server.process.pid!;
+    // The de-identifying threads start on a first DICOM upload: started beforehand, so their start-up is not timed.
+    expect((await upload('warm-up.dcm', Buffer.from(await phantomDicom()))).status).toBe(201);
+    // Settled first: the account's registration left garbage a collection may free mid-test.
+    await new Promise((r) => setTimeout(r, 500));
+    const baseline = rssOf(pid);
+    let peak = baseline;
+    const health: number[] = [];
+    let running = true;
+    const probe = (async () => {
+      while (running) {
+        const started = performance.now();
+        const res = await fetch(`${server.url}/api/v1/health`);
+        await res.arrayBuffer();
+        health.push(performance.now() - started);
+        peak = Math.max(peak, rssOf(pid));
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+
+    const refusals: { name: string; status: number; detail: unknown; ms: number }[] = [];
+    const note = (name: string, r: { status: number; json: unknown; ms: number }) =>
+      refusals.push({ name, status: r.status, detail: (r.json as { detail?: unknown }).detail, ms: r.ms });
+
+    // Stored as sent (nothing is decompressed at upload), refused when first decoded.
+    for (const [name, file] of [
+      ['nifti', 'bomb.nii.gz'],
+      ['honestNifti', 'honest.nii.gz'],
+      ['nrrd', 'bomb.nrrd'],
+      ['png', 'huge.png'],
+      ['tiff', 'huge.tif'],
+    ] as const) {
+      const stored = await upload(file, bombs[name]);
+      expect(stored.status, `${name} upload`).toBe(201);
+      const storedName = (stored.json as { stored_filename: string }).stored_filename;
+      note(`${name} metadata`, await send(`/uploads/${storedName}/metadata`, 'GET'));
+      note(`${name} preview`, await send(`/uploads/${storedName}/preview.png`, 'GET'));
+    }
+    // De-identified on arrival, so refused at upload.
+    note('dicom upload', await upload('bomb.dcm', bombs.dicom));
+    note('zip series', await upload('slices.zip', bombs.zip, '/uploads/series'));
+    note('lying zip series', await upload('slices.zip', bombs.lyingZip, '/uploads/series'));
+    running = false;
+    await probe;
+    if (process.env.BOMB_LOG) console.table(refusals);
+
+    for (const refusal of refusals) {
+      expect(refusal.status, refusal.name).toBeGreaterThanOrEqual(413);
+      expect(refusal.status, refusal.name).toBeLessThan(500);
+      expect(refusal.detail, refusal.name).toMatch(/bomb|too large|more than/);
+      expect(refusal.ms, refusal.name).toBeLessThan(1000);
+    }
+    expect(health.length).toBeGreaterThan(3);
+    expect(Math.max(...health)).toBeLessThan(100);
+    expect(peak - baseline).toBeLessThan(256 * 1024 * 1024);
+    console.info(
+      `bombs: slowest refusal ${Math.round(Math.max(...refusals.map((r) => r.ms)))} ms, ` +
+        `health ${health.length} answers, slowest ${Math.round(Math.max(...health))} ms, ` +
+        `RSS +${Math.round((peak - baseline) / 1024 / 1024)} MB`,
+    );
+  }, 60_000);
+});
