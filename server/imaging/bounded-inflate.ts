@@ -52,8 +52,9 @@ export function inflateAtMost(bytes: Uint8Array, wrapper: DeflateWrapper, limit:
  * takes: enough to read a header and learn how large the whole should be.
  */
 export function inflateHead(bytes: Uint8Array, wrapper: DeflateWrapper, size: number): Uint8Array {
-  // Deflate expands at most 1032-fold, so each round's output is bounded by its input.
-  for (let input = 4096; ; input *= 4) {
+  // Deflate expands at most 1032-fold, so each round's output is bounded by its input; rounds start small
+  // because a header compresses little, while a bomb's first kilobyte already expands to a megabyte.
+  for (let input = 512; ; input *= 2) {
     let out: Buffer;
     try {
       out = inflaters[wrapper](bytes.subarray(0, input), {

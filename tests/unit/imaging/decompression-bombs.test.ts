@@ -43,7 +43,7 @@ describe('decompression bombs', () => {
     expect(bomb.length).toBeLessThan(ONE_MB);
     const error = await refusedQuickly(
       () => decodeImage(bomb, 'nii'),
-      /This NIfTI file decompresses to more than 2 MB, more than it declares: refused as a possible decompression bomb/,
+      /This NIfTI file decompresses to more than 577 KB, more than it declares: refused as a possible decompression bomb/,
     );
     expect(error).toBeInstanceOf(DecompressionLimitError);
   });
