@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { deidentifyDicomWithReport } from '../imaging/dicom/deidentify.ts';
 import type { DeidentificationReport } from '../imaging/dicom/deidentify-report.ts';
-import { UndecodableImageError } from '../imaging/volume.ts';
+import { DecompressionLimitError } from '../imaging/bounded-inflate.ts';
+import { decodeImage } from '../imaging/decode-image.ts';
+import { UndecodableImageError, type DecodeLimits, type ImageVolume } from '../imaging/volume.ts';
 import { joinBytes } from '../storage/byte-runs.ts';
 
 /** A file to de-identify and the owner whose UIDs it gets. */
@@ -43,4 +45,38 @@ function transferred<T extends object>(answer: T, buffer: ArrayBuffer): T {
       return answer;
     },
   }) as unknown as T;
+}
+
+/** A stored file to decode: its bytes, the stored format as a hint, and how far compressed data may expand. */
+export interface DecodeTask {
+  bytes: Uint8Array;
+  hint?: string;
+  limits: DecodeLimits;
+}
+
+/** Why a decode was refused: a decompression limit, a reason the decoder gives, or damage it tripped over. */
+export type DecodeRefusal = { kind: 'limit' | 'undecodable' | 'damaged'; message: string };
+
+/** The decoded volume, or the refusal (errors do not cross threads as their classes). */
+export type DecodeAnswer = { volume: ImageVolume } | { refused: DecodeRefusal };
+
+/** Decodes any supported image (see decodeImage), its voxels moved to the main thread. */
+export async function decode({ bytes, hint, limits }: DecodeTask): Promise<DecodeAnswer> {
+  let volume: ImageVolume;
+  try {
+    volume = await decodeImage(bytes, hint, limits);
+  } catch (error) {
+    const kind =
+      error instanceof DecompressionLimitError
+        ? 'limit'
+        : error instanceof UndecodableImageError
+          ? 'undecodable'
+          : 'damaged';
+    return { refused: { kind, message: kind === 'damaged' ? '' : (error as Error).message } };
+  }
+  const { data } = volume;
+  // A view into a larger buffer is copied first: moving it would take the rest of that buffer along.
+  const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
+  const answer = { volume: { ...volume, data: own } };
+  return transferred(answer, own.buffer as ArrayBuffer);
 }

@@ -1,4 +1,4 @@
-import { decodeImage } from '../../imaging/decode-image.ts';
+import { decodeOffThread } from '../../imaging/decode-off-thread.ts';
 import { parseDicom } from '../../imaging/dicom/dicom-dataset.ts';
 import { describeDicomObject, type DicomObjectDescription } from '../../imaging/dicom/dicom-object.ts';
 import type { DecodeLimits, ImageVolume } from '../../imaging/volume.ts';
@@ -41,7 +41,7 @@ export async function describeStoredDicom(
 }
 
 /**
- * Decodes uploads to volumes, keeping the most recent ones (up to 512 MB of voxels) in memory. Compressed
+ * Decodes uploads to volumes on the imaging pool, keeping the most recent ones (up to 512 MB of voxels) in memory. Compressed
  * data inside a file expands to at most `maxExpandedBytes` (the server's upload limit, at most 1 GiB).
  */
 export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECODE_BYTES) {
@@ -56,7 +56,7 @@ export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECO
   async function decode(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
     const bytes = await readObject(storage, uploadStorageKey(upload.storedFilename));
     try {
-      return await decodeImage(bytes, upload.format, limits);
+      return await decodeOffThread(bytes, upload.format, limits);
     } catch (error) {
       // Only what the file's content causes is the client's (415/422); storage failures stay server errors.
       throw imagingHttpError(error);
