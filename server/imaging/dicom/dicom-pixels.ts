@@ -1,6 +1,7 @@
 import dicomParser from 'dicom-parser';
 import { UndecodableImageError } from '../volume.ts';
 import type { DicomDataSet } from './dicom-dataset.ts';
+import { decodeSequentialJpeg } from './jpeg12.ts';
 import { decodeRleFrame } from './rle.ts';
 import type { TransferSyntax } from './transfer-syntax.ts';
 import { decodeJpeg2000, decodeJpegBaseline, decodeJpegLossless, decodeJpegLs } from './wasm-codecs.ts';
@@ -161,14 +162,11 @@ export async function readFrame(
       'jpeg-ls': decodeJpegLs,
       'jpeg-2000': decodeJpeg2000,
     }[syntax.codec];
-    if (syntax.codec === 'jpeg-baseline' && jpegPrecision(encoded) > 8) {
-      throw new UndecodableImageError(
-        `The ${syntax.name} pixel data of this DICOM file is ${jpegPrecision(encoded)}-bit JPEG, which this server cannot decode: the JPEG codec it uses (libjpeg-turbo built for WebAssembly, @cornerstonejs/codec-libjpeg-turbo-8bit) reads 8-bit JPEG only.`,
-      );
-    }
     // pydicom's rule: an RGB JPEG without an Adobe marker was stored without a colour transform.
     if (syntax.codec === 'jpeg-baseline' && layout.photometric === 'RGB') encoded = withoutColourTransform(encoded);
-    const decoded = await decode(encoded);
+    // libjpeg-turbo's WebAssembly build reads 8-bit JPEG only; 12-bit JPEG Extended goes to jpeg12.ts.
+    const twelveBit = syntax.codec === 'jpeg-baseline' && jpegPrecision(encoded) > 8;
+    const decoded = twelveBit ? decodeSequentialJpeg(encoded) : await decode(encoded);
     if (decoded.width !== layout.columns || decoded.height !== layout.rows) {
       throw new Error(`frame is ${decoded.width}x${decoded.height}, header says ${layout.columns}x${layout.rows}`);
     }
@@ -181,7 +179,8 @@ export async function readFrame(
       wide.set(decoded.bytes);
       bytes = new Uint8Array(wide.buffer);
     }
-    return { bytes, rgb: decoded.components === 3 && layout.samplesPerPixel === 3, bigEndian: false };
+    const rgb = decoded.components === 3 && layout.samplesPerPixel === 3 && decoded.colourTransformed !== false;
+    return { bytes, rgb, bigEndian: false };
   } catch (error) {
     if (error instanceof UndecodableImageError) throw error;
     const reason = error instanceof Error ? error.message : String(error);

@@ -14,7 +14,7 @@ const known: Record<string, Omit<TransferSyntax, 'uid'>> = {
   '1.2.840.10008.1.2.2': { name: 'Explicit VR Big Endian', codec: 'native', bigEndian: true },
   '1.2.840.10008.1.2.5': { name: 'RLE Lossless', codec: 'rle', bigEndian: false },
   '1.2.840.10008.1.2.4.50': { name: 'JPEG Baseline (Process 1)', codec: 'jpeg-baseline', bigEndian: false },
-  // libjpeg-turbo decodes its 8-bit streams; 12-bit ones are refused by name (see dicom-pixels.ts).
+  // libjpeg-turbo decodes its 8-bit streams, jpeg12.ts its 12-bit ones (see dicom-pixels.ts).
   '1.2.840.10008.1.2.4.51': { name: 'JPEG Extended (Process 2 & 4)', codec: 'jpeg-baseline', bigEndian: false },
   '1.2.840.10008.1.2.4.57': {
     name: 'JPEG Lossless, Non-Hierarchical (Process 14)',

@@ -34,6 +34,8 @@ export interface DecodedFrame {
   height: number;
   bitsPerSample: number;
   components: number;
+  /** False when colour samples come back as stored (YBR stays YBR); the WebAssembly codecs give RGB. */
+  colourTransformed?: boolean;
 }
 
 async function decodeWith(specifier: string, className: string, encoded: Uint8Array): Promise<DecodedFrame> {

@@ -95,7 +95,7 @@ describe('DICOM decoding', () => {
   it('refuses a syntax without a codec with a detail naming it, never a crash', async () => {
     const bytes = writeDicomFile({
       syntax: 'encapsulated',
-      transferSyntaxUid: '1.2.840.10008.1.2.4.51',
+      transferSyntaxUid: '1.2.840.10008.1.2.4.100',
       frames: [Uint8Array.from([0xff, 0xd8, 0xff, 0xd9])],
       elements: [
         { tag: '00280010', vr: 'US', value: [2] },
@@ -105,7 +105,7 @@ describe('DICOM decoding', () => {
     });
     await expect(decodeDicom(bytes)).rejects.toThrow(UndecodableImageError);
     await expect(decodeDicom(bytes)).rejects.toThrow(
-      'Pixel data in JPEG Extended (Process 2 & 4) (1.2.840.10008.1.2.4.51) cannot be decoded by this server.',
+      'Pixel data in MPEG2 Main Profile (1.2.840.10008.1.2.4.100) cannot be decoded by this server.',
     );
   });
 
