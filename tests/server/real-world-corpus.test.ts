@@ -89,6 +89,9 @@ const variantKinds = [
   { suffix: 'jpeg-ls', tool: 'dcmcjpls', args: [], lossy: false },
 ];
 
+/** What tests/corpus/make_variants.py writes (its list and this one must agree). */
+const pydicomWritten = ['palette-16bit-lut.dcm', 'palette-8bit-lut.dcm', 'enhanced-ct-shared-rescale.dcm'];
+
 /** Files spoiled on the fly, one per codec and container, to prove a damaged file never answers 5xx. */
 const damagedSources = [
   `${PYDICOM}/CT_small.dcm`,
@@ -146,6 +149,10 @@ function corpus(): CorpusFile[] {
       });
     }
   }
+  // Kinds of file pydicom's folder lacks, which tests/corpus/make_variants.py writes with pydicom.
+  for (const name of pydicomWritten) {
+    add({ label: `written by pydicom: ${name}`, uploadName: name, kind: 'dicom', path: path.join(work, name) });
+  }
   for (const source of damagedSources) {
     for (const [how, spoil] of Object.entries(damages)) {
       const name = path.basename(source);
@@ -196,6 +203,9 @@ let t: TestApp;
 let user: TestUser;
 
 function makeVariants() {
+  const script = path.join(import.meta.dirname, '../corpus/make_variants.py');
+  const written = execFileSync(PYTHON, [script, PYDICOM, work], { encoding: 'utf8' }).trim().split('\n');
+  expect(written).toEqual(pydicomWritten);
   for (const file of files) {
     if (file.damage) writeFileSync(file.path, file.damage.spoil(readFileSync(file.damage.source)));
     if (!file.variant) continue;

@@ -1,7 +1,9 @@
 import { assertDecodable, integerRange, UndecodableImageError, type ImageVolume } from '../volume.ts';
 import { numberValue, parseDicom, stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
 import { describeDicomObject, hasPixelData, noImageReason } from './dicom-object.ts';
+import { applyPalette, readPalette } from './palette.ts';
 import { readFrame, type FrameBytes, type PixelLayout } from './dicom-pixels.ts';
+import { rescaleOf } from './rescale.ts';
 import { transferSyntax } from './transfer-syntax.ts';
 
 function layoutOf(dataSet: DicomDataSet): PixelLayout {
@@ -99,22 +101,28 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
   const syntax = transferSyntax(stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2');
   const layout = layoutOf(dataSet);
   const photometric = layout.photometric;
-  if (photometric === 'PALETTE COLOR')
-    throw new UndecodableImageError('DICOM images in PALETTE COLOR are not supported.');
-  const channels = layout.samplesPerPixel === 3 ? 3 : 1;
+  // A PALETTE COLOR image stores one index per pixel; its lookup tables turn each into RGB.
+  const palette = photometric === 'PALETTE COLOR' ? readPalette(dataSet) : undefined;
+  const channels = layout.samplesPerPixel === 3 || palette ? 3 : 1;
   const signed = ushortValue(dataSet, 'x00280103', 0) === 1;
   const bitsStored = ushortValue(dataSet, 'x00280101', layout.bitsAllocated);
-  const slope = numberValue(dataSet, 'x00281053', 1) || 1;
-  const intercept = numberValue(dataSet, 'x00281052', 0);
+  const { slope, intercept } = palette ? { slope: 1, intercept: 0 } : rescaleOf(dataSet, 0);
   const pixels = layout.rows * layout.columns;
   assertDecodable(pixels * channels * layout.frames);
   const data = new Float32Array(pixels * channels * layout.frames);
+  const indices = palette ? new Float32Array(pixels) : undefined;
   for (let f = 0; f < layout.frames; f++) {
     const frame = await readFrame(dataSet, syntax, layout, f);
     const at = f * pixels * channels;
     // Packed 1-bit frames arrive unpacked, one byte per sample.
     const bits = layout.bitsAllocated === 1 ? 8 : layout.bitsAllocated;
-    writeSamples(data, at, frame, pixels * channels, bits, signed, bitsStored, slope, intercept);
+    if (palette && indices) {
+      writeSamples(indices, 0, frame, pixels, bits, false, bitsStored, 1, 0);
+      applyPalette(palette, indices, pixels, data, at);
+      continue;
+    }
+    const rescale = f === 0 ? { slope, intercept } : rescaleOf(dataSet, f);
+    writeSamples(data, at, frame, pixels * channels, bits, signed, bitsStored, rescale.slope, rescale.intercept);
     if (channels === 3 && !frame.rgb && syntax.codec === 'native' && layout.planarConfiguration === 1)
       interleave(data, at, pixels);
     if (channels === 3 && !frame.rgb && photometric.startsWith('YBR_FULL'))
@@ -137,8 +145,8 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
     channels,
     data,
     spacing: [columnSpacing, rowSpacing, sliceSpacing],
-    bitDepth: bitsStored,
-    storedRange: integerRange(bitsStored, signed, slope, intercept),
+    bitDepth: palette ? palette.bits : bitsStored,
+    storedRange: palette ? [0, 2 ** palette.bits - 1] : integerRange(bitsStored, signed, slope, intercept),
     photometric: channels === 3 ? 'RGB' : photometric,
     invert: photometric === 'MONOCHROME1',
     window: Number.isFinite(center) && width > 0 ? { center, width } : undefined,
