@@ -61,7 +61,7 @@ test.describe('imaging and quality control in the browser', () => {
     // Analysis: both images checked, with real values, and a CSV of them.
     await page.getByRole('link', { name: 'Analysis' }).click();
     await expect(page.getByRole('heading', { name: 'Analysis', level: 1 })).toBeVisible();
-    await page.getByLabel('Model').selectOption('SNR & CNR Measurement');
+    await page.getByLabel('Metric set').selectOption('SNR & CNR Measurement');
     await page.getByRole('button', { name: 'Run Analysis on 2 Images' }).click();
     await expect(page.getByText('Analysis complete: 2 images checked.')).toBeVisible();
     const table = page.getByRole('table');
@@ -74,9 +74,9 @@ test.describe('imaging and quality control in the browser', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     const csv = await readFile((await download.path())!, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('Image,Verdict,Confidence,SNR,CNR,Noise σ,Issues');
-    expect(csv).toMatch(/\r\nMR\.dcm,Pass,\d+,\d/);
-    await page.getByLabel('Model').selectOption('Motion Blur Assessment');
+    expect(csv.split('\r\n')[0]).toMatch(/^file,sha256,stored_filename,status,verdict,confidence \(0-100\),engine,/);
+    expect(csv).toMatch(/\r\nMR\.dcm,[0-9a-f]{64},[^,]+,done,Pass,\d+,lumenqc-builtin-1,/);
+    await page.getByLabel('Metric set').selectOption('Motion Blur Assessment');
     await expect(table.getByRole('columnheader', { name: 'Sharpness' })).toBeVisible();
     // On a phone the table scrolls sideways in a region reachable by keyboard.
     await page.setViewportSize({ width: 390, height: 800 });

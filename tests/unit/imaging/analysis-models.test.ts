@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QualityMetricsDto } from '../../../contract/imaging.ts';
-import { analysisCsv, MODEL_COLUMNS, runLabel } from '../../../src/lib/analysis-models.ts';
+import type { QcBatchResult } from '../../../contract/qc-batch.ts';
+import { analysisCsv, csvFileName, runLabel, SET_COLUMNS } from '../../../src/lib/analysis-models.ts';
 import { isServerPreviewed, previewPath } from '../../../src/lib/volume-preview-types.ts';
 
 const metrics: QualityMetricsDto = {
@@ -20,33 +21,88 @@ const metrics: QualityMetricsDto = {
 };
 
 describe('Analysis page rules', () => {
-  it('says how many images a run really covers, at most five', () => {
-    expect(runLabel(12)).toBe('Run Analysis on 5 Images');
+  it('says how many images a run covers, and nothing when none is chosen', () => {
+    expect(runLabel(1200)).toBe('Run Analysis on 1200 Images');
     expect(runLabel(2)).toBe('Run Analysis on 2 Images');
     expect(runLabel(1)).toBe('Run Analysis on 1 Image');
+    expect(runLabel(0)).toBe('Run Analysis');
   });
 
-  it('maps each model to its own measurements', () => {
-    expect(MODEL_COLUMNS['SNR & CNR Measurement'].map((c) => c.format(c.value(metrics)))).toEqual([
-      '42.0',
-      '40.2',
-      '12.3',
+  it('shows each metric set as its own measurements of the one check', () => {
+    const m = metrics as unknown as Record<string, unknown>;
+    expect(SET_COLUMNS['SNR & CNR Measurement'].map((c) => c.format(c.read(m)!))).toEqual(['42.0', '40.2', '12.3']);
+    expect(SET_COLUMNS['Artifact Detection v1.2'].map((c) => c.label)).toEqual([
+      'Ghosting',
+      'Clipped',
+      'EFC',
+      'Colour cast',
     ]);
-    expect(MODEL_COLUMNS['Artifact Detection v1.2'].map((c) => c.label)).toEqual(['Ghosting', 'Clipped', 'EFC']);
-    expect(MODEL_COLUMNS['Motion Blur Assessment'][0]!.format(metrics.sharpness)).toBe('12.50');
+    expect(SET_COLUMNS['Motion Blur Assessment'][0]!.format(metrics.sharpness)).toBe('12.50');
+    // A measurement the engine did not make (or that is not a finite number) is left blank.
+    expect(SET_COLUMNS['Motion Blur Assessment'][3]!.read(m)).toBeUndefined();
+    expect(SET_COLUMNS['SNR & CNR Measurement'][0]!.read({ snr: 'NaN' })).toBeUndefined();
   });
 
-  it('exports CSV with quoting and without spreadsheet formulas', () => {
-    const csv = analysisCsv('SNR & CNR Measurement', [
-      { name: 'a,b "c".dcm', storedFilename: 'x', verdict: 'pass', confidence: 91, metrics, issues: [] },
-      { name: '=HYPERLINK("x")', storedFilename: 'y', issues: [], error: 'Not decodable' },
+  const row = (fields: Partial<QcBatchResult>): QcBatchResult => ({
+    stored_filename: 's.dcm',
+    name: 'scan.dcm',
+    sha256: 'ab'.repeat(32),
+    status: 'done',
+    error: null,
+    result_id: 'r1',
+    model: 'lumenqc-builtin-1',
+    verdict: 'pass',
+    confidence: 91,
+    issues: [],
+    metrics: metrics as unknown as Record<string, unknown>,
+    checked_at: '2026-11-24T10:00:00.000Z',
+    ...fields,
+  });
+
+  it('exports CSV with units, engine, date and SHA-256, quoted and without spreadsheet formulas', () => {
+    const csv = analysisCsv([
+      row({ name: 'a,b "c".dcm' }),
+      row({
+        name: '=HYPERLINK("x")',
+        status: 'error',
+        verdict: null,
+        confidence: null,
+        metrics: null,
+        model: null,
+        checked_at: null,
+        error: 'Not decodable',
+      }),
     ]);
-    expect(csv.split('\r\n')).toEqual([
-      'Image,Verdict,Confidence,SNR,CNR,Noise σ,Issues',
-      '"a,b ""c"".dcm",Pass,91,42.04,40.2,12.345,',
-      `"'=HYPERLINK(""x"")",Error,,,,,Not decodable`,
-      '',
+    const [head, first, second, end] = csv.split('\r\n');
+    const columns = head!.split(',');
+    expect(columns.slice(0, 12)).toEqual([
+      'file',
+      'sha256',
+      'stored_filename',
+      'status',
+      'verdict',
+      'confidence (0-100)',
+      'engine',
+      'checked_at (ISO 8601 UTC)',
+      'modality',
+      'width (px)',
+      'height (px)',
+      'slices',
     ]);
+    expect(columns).toContain('snr (ratio)');
+    expect(columns).toContain('noise_sigma (image intensity units; HU for CT)');
+    expect(columns.at(-1)).toBe('error');
+    const cells = first!.split(',');
+    expect(
+      first!.startsWith(
+        `"a,b ""c"".dcm",${'ab'.repeat(32)},s.dcm,done,Pass,91,lumenqc-builtin-1,2026-11-24T10:00:00.000Z,MR,64,64,1,`,
+      ),
+    ).toBe(true);
+    expect(cells[columns.indexOf('snr (ratio)') + 1]).toBe('42.04');
+    expect(cells[columns.indexOf('clipped_fraction (0-1)') + 1]).toBe('0.0012');
+    expect(second).toBe(`"'=HYPERLINK(""x"")",${'ab'.repeat(32)},s.dcm,error${','.repeat(23)}Not decodable`);
+    expect(end).toBe('');
+    expect(csvFileName(new Date('2026-11-24T23:59:00Z'))).toBe('lumenqc-batch-2026-11-24.csv');
   });
 
   it('asks the server for previews of DICOM, NIfTI, NRRD and TIFF only', () => {

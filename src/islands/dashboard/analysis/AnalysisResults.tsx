@@ -1,36 +1,25 @@
-import { MODEL_COLUMNS, VERDICT_LABEL, type AnalysisModel, type AnalysisRow } from '../../../lib/analysis-models.ts';
+import type { QcBatchResult } from '../../../../contract/qc-batch.ts';
+import { csvFileName, SET_COLUMNS, VERDICT_LABEL, type MetricSet } from '../../../lib/analysis-models.ts';
 import { analysisCsvText } from '../../../stores/analysis.ts';
 
 function download(): void {
   const url = URL.createObjectURL(new Blob([analysisCsvText()], { type: 'text/csv;charset=utf-8' }));
   const link = document.createElement('a');
   link.href = url;
-  link.download = 'lumenqc-analysis.csv';
+  link.download = csvFileName(new Date());
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** The Pass/Review/Fail table of a run, with the chosen model's measurements and a CSV export. */
-export default function AnalysisResults({ model, rows }: { model: AnalysisModel; rows: AnalysisRow[] }) {
-  const columns = MODEL_COLUMNS[model];
-  const count = (verdict: string) => rows.filter((row) => row.verdict === verdict).length;
+/** The Pass/Review/Fail table of a batch, with the chosen metric set's measurements and a CSV export. */
+export default function AnalysisResults({ set, rows }: { set: MetricSet; rows: QcBatchResult[] }) {
+  const columns = SET_COLUMNS[set];
   return (
     <>
       <h2>Results</h2>
-      <ul className="analysis-summary" aria-label="Verdict counts">
-        <li>
-          <span className="imaging-verdict imaging-verdict-pass">Pass</span> {count('pass')}
-        </li>
-        <li>
-          <span className="imaging-verdict imaging-verdict-review">Review</span> {count('review')}
-        </li>
-        <li>
-          <span className="imaging-verdict imaging-verdict-fail">Fail</span> {count('fail')}
-        </li>
-      </ul>
       <div className="analysis-table-wrap" role="region" aria-label="Results table" tabIndex={0}>
         <table className="analysis-table">
-          <caption className="dash-muted">{model}: measurements of each image</caption>
+          <caption className="dash-muted">{set}: measurements of each image</caption>
           <thead>
             <tr>
               <th scope="col">Image</th>
@@ -46,22 +35,25 @@ export default function AnalysisResults({ model, rows }: { model: AnalysisModel;
           </thead>
           <tbody>
             {rows.map((row) => (
-              <tr key={row.storedFilename}>
+              <tr key={row.stored_filename}>
                 <th scope="row">{row.name}</th>
                 <td>
                   {row.verdict ? (
                     <span className={`imaging-verdict imaging-verdict-${row.verdict}`}>
                       {VERDICT_LABEL[row.verdict]}
                     </span>
+                  ) : row.status === 'pending' ? (
+                    'Not checked'
                   ) : (
                     'Error'
                   )}
                 </td>
                 <td>{row.confidence ?? '—'}</td>
-                {columns.map((column) => (
-                  <td key={column.label}>{row.metrics ? column.format(column.value(row.metrics)) : '—'}</td>
-                ))}
-                <td>{row.error ?? (row.issues.length ? row.issues.join('; ') : 'None')}</td>
+                {columns.map((column) => {
+                  const value = row.metrics ? column.read(row.metrics) : undefined;
+                  return <td key={column.label}>{value === undefined ? '—' : column.format(value)}</td>;
+                })}
+                <td>{row.error ?? (row.issues.length ? row.issues.join('; ') : row.verdict ? 'None' : '—')}</td>
               </tr>
             ))}
           </tbody>

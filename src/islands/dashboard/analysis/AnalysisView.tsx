@@ -1,32 +1,52 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { ANALYSIS_MODELS, runLabel, type AnalysisModel } from '../../../lib/analysis-models.ts';
-import { $analysisModel, $analysisRun, runAnalysis, selectAnalysisModel } from '../../../stores/analysis.ts';
+import { METRIC_SETS, runLabel, type MetricSet } from '../../../lib/analysis-models.ts';
+import {
+  $analysisBatch,
+  $analysisChosen,
+  $metricSet,
+  cancelAnalysis,
+  isOver,
+  runAnalysis,
+  selectMetricSet,
+  showLatestBatch,
+  stopFollowing,
+} from '../../../stores/analysis.ts';
 import { $images, loadImages } from '../../../stores/images.ts';
 import AnalysisResults from './AnalysisResults.tsx';
+import BatchProgress from './BatchProgress.tsx';
+import ImageChooser from './ImageChooser.tsx';
 import '../../imaging/imaging.css';
+import './analysis.css';
 
-/** /dashboard/analysis: runs the quality check on the most recent images and tabulates Pass/Review/Fail. */
+/** /dashboard/analysis: chooses images, checks them as one batch with its progress, and tabulates Pass/Review/Fail. */
 export default function AnalysisView() {
-  const model = useStore($analysisModel);
-  const run = useStore($analysisRun);
+  const set = useStore($metricSet);
+  const state = useStore($analysisBatch);
   const images = useStore($images);
-  useEffect(() => void loadImages(), []);
-  const available = images.items.length;
-  const running = run.status === 'running';
+  const chosen = useStore($analysisChosen);
+  useEffect(() => {
+    void loadImages();
+    void showLatestBatch();
+    return stopFollowing;
+  }, []);
+  const batch = state.status === 'following' || state.status === 'failed' ? state.batch : undefined;
+  const running = state.status === 'starting' || (batch !== undefined && !isOver(batch) && state.status !== 'failed');
+  const results = state.status === 'following' ? state.results : [];
 
   return (
     <section aria-labelledby="analysis-title" className="dash-section">
       <h1 id="analysis-title">Analysis</h1>
       <p className="dash-muted">
-        Each model reports its own measurements of your most recent images; the verdict comes from per-modality
-        thresholds on all of them.
+        Choose images and check them as one batch. Every image is checked once by the built-in engine
+        (lumenqc-builtin-1), which measures everything and gives one verdict; the three metric sets below are views of
+        those measurements, not separate models. The CSV has every measurement with its unit.
       </p>
       <div className="analysis-controls">
         <label>
-          Model
-          <select value={model} onChange={(event) => selectAnalysisModel(event.target.value as AnalysisModel)}>
-            {ANALYSIS_MODELS.map((name) => (
+          Metric set
+          <select value={set} onChange={(event) => selectMetricSet(event.target.value as MetricSet)}>
+            {METRIC_SETS.map((name) => (
               <option key={name}>{name}</option>
             ))}
           </select>
@@ -34,35 +54,49 @@ export default function AnalysisView() {
         <button
           type="button"
           className="dash-primary"
-          disabled={running || available === 0}
+          disabled={running || chosen.length === 0}
           onClick={() => void runAnalysis()}
         >
-          {running ? 'Running Analysis...' : runLabel(available)}
+          {running ? 'Running Analysis...' : runLabel(chosen.length)}
         </button>
+        {running && state.status === 'following' && (
+          <button
+            type="button"
+            className="dash-quiet"
+            disabled={state.cancelling}
+            onClick={() => void cancelAnalysis()}
+          >
+            {state.cancelling ? 'Cancelling...' : 'Cancel'}
+          </button>
+        )}
       </div>
-      {images.loaded && available === 0 && <p>No images to analyse yet. Upload some in My Images.</p>}
+      {images.loaded && images.items.length === 0 && <p>No images to analyse yet. Upload some in My Images.</p>}
       {images.error && (
         <p role="alert" className="dash-error">
           {images.error}
         </p>
       )}
+      {images.items.length > 0 && <ImageChooser />}
       <div aria-live="polite">
-        {running && (
+        {batch && !isOver(batch) && state.status === 'following' && (
+          <p role="status">{batch.status === 'queued' ? 'Waiting to start...' : 'Checking images...'}</p>
+        )}
+        {batch?.status === 'done' && state.status === 'following' && (
+          <p role="status">Analysis complete: {batch.checked} images checked.</p>
+        )}
+        {batch?.status === 'cancelled' && state.status === 'following' && (
           <p role="status">
-            Analysing image {Math.min(run.done + 1, run.total)} of {run.total}...{' '}
-            <progress max={run.total} value={run.done} aria-label="Analysis progress" />
+            Analysis cancelled: {batch.checked} of {batch.total} images checked.
           </p>
         )}
-        {run.status === 'done' && <p role="status">Analysis complete: {run.rows.length} images checked.</p>}
-        {run.status === 'failed' && (
+        {state.status === 'failed' && (
           <p role="alert" className="dash-error">
-            {run.message}
+            {state.message}
           </p>
         )}
       </div>
-      {(run.status === 'running' || run.status === 'done') && run.rows.length > 0 && (
-        <AnalysisResults model={model} rows={run.rows} />
-      )}
+      {batch && <BatchProgress batch={batch} />}
+      {results.length > 0 && <AnalysisResults set={set} rows={results} />}
     </section>
   );
 }
