@@ -3,8 +3,19 @@ import { readFile } from 'node:fs/promises';
 import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../fixtures/phantoms.ts';
 import { phantomDicom } from '../fixtures/upload-images.ts';
-import { apiUpload, signedInAccount, useSession } from './dashboard-session.ts';
+import type { APIRequestContext } from '@playwright/test';
+import { apiUpload, signedInAccount, useSession, type SignedInAccount } from './dashboard-session.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
+
+/** Uploads a DICOM kept as sent (?deidentify=false), so it keeps the name the test chooses it by. */
+async function uploadKeepingName(request: APIRequestContext, account: SignedInAccount, name: string, buffer: Buffer) {
+  const res = await request.post('/api/v1/uploads?deidentify=false', {
+    headers: { authorization: `Bearer ${account.token}` },
+    multipart: { file: { name, mimeType: 'application/dicom', buffer } },
+  });
+  if (res.status() !== 201) throw new Error(`upload answered ${res.status()}: ${await res.text()}`);
+  return (await res.json()) as { stored_filename: string };
+}
 
 /** Splits one CSV line (RFC 4180 quoting) into its cells. */
 function cells(line: string): string[] {
@@ -34,12 +45,12 @@ test.describe('the Analysis page checks chosen images as one batch', () => {
     const stored: Record<string, string> = {};
     for (let i = 1; i <= 4; i++)
       stored[`knee-${i}.dcm`] = (
-        await apiUpload(request, account, `knee-${i}.dcm`, await phantomDicom())
+        await uploadKeepingName(request, account, `knee-${i}.dcm`, await phantomDicom())
       ).stored_filename;
     stored['knee-blurred.dcm'] = (
-      await apiUpload(request, account, 'knee-blurred.dcm', await phantomDicom({ degraded: true }))
+      await uploadKeepingName(request, account, 'knee-blurred.dcm', await phantomDicom({ degraded: true }))
     ).stored_filename;
-    stored['head.dcm'] = (await apiUpload(request, account, 'head.dcm', await phantomDicom())).stored_filename;
+    stored['head.dcm'] = (await uploadKeepingName(request, account, 'head.dcm', await phantomDicom())).stored_filename;
     await useSession(page, account);
     await page.goto('/dashboard/analysis');
     await expect(page.getByRole('heading', { name: 'Analysis', level: 1 })).toBeVisible();

@@ -13,7 +13,7 @@ import { phantomDicom } from '../fixtures/upload-images.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import { openTestDatabase } from './helpers/test-database.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
-import { pngBytes, uploadFile } from './uploads-fixtures.ts';
+import { multipartBody, pngBytes, uploadFile } from './uploads-fixtures.ts';
 
 /** Apps built one after another over one database and one data folder, as a server restarted. */
 let database: DatabaseHandle;
@@ -57,10 +57,19 @@ const get = (url: string, who = user) => t.app.inject({ method: 'GET', url: `/ap
 const post = (url: string, payload?: object, who = user) =>
   t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: who.auth, ...(payload ? { payload } : {}) });
 
+/** Uploads `count` copies; kept as sent (?deidentify=false) so they keep the names a search looks for. */
 async function uploadMany(who: TestUser, count: number, prefix: string, bytes = slice): Promise<string[]> {
   const names: string[] = [];
-  for (let i = 0; i < count; i++)
-    names.push((await uploadFile(t, who, `${prefix}-${i}.dcm`, bytes)).json().stored_filename as string);
+  for (let i = 0; i < count; i++) {
+    const body = multipartBody([{ field: 'file', filename: `${prefix}-${i}.dcm`, content: bytes }]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/uploads?deidentify=false',
+      headers: { ...who.auth, ...body.headers },
+      payload: body.payload,
+    });
+    names.push(res.json().stored_filename as string);
+  }
   return names;
 }
 
