@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import type { Config } from './config.ts';
@@ -37,6 +37,12 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     // A load balancer's request id, when it sends one, ties our log lines to its own.
     requestIdHeader: 'x-request-id',
     childLoggerFactory: lazyChildLogger,
+    // Errors the router meets before any route (a URL that does not decode, a parameter over its length)
+    // answer like every other error.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void reply.code(status).send({ detail: status === 414 ? 'The address is too long' : 'The address is not valid' });
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -139,4 +139,22 @@ describe('headers and unstorable text', () => {
     });
     expect(emoji.statusCode).toBe(200);
   });
+
+  it('answers 400 to multipart bodies with a missing or broken boundary', async () => {
+    const user = await createSignedInUser(t);
+    for (const type of [
+      'multipart/form-data; boundary=',
+      'multipart/form-data; boundary="unterminated',
+      'multipart/form-data',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/uploads',
+        headers: { ...user.auth, 'content-type': type },
+        payload: '--x\r\n\r\n',
+      });
+      expect(res.statusCode, type).toBe(400);
+      expect(res.json().detail).toBeTypeOf('string');
+    }
+  });
 });

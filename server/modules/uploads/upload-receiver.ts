@@ -140,6 +140,10 @@ async function receiveParts(request: FastifyRequest, storage: Storage, limit: nu
     // The cleaning stage may shrink a file below the limit before storage counts it; the parser's own count stands.
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(tooLargeMessage(limit));
     if (code?.startsWith('FST_')) throw badRequest('The upload could not be read');
+    // busboy's own refusals of a malformed body (no boundary, a broken part header, a truncated form).
+    if (/^(Multipart: |Malformed |Unexpected end of )/.test((error as Error).message ?? '')) {
+      throw badRequest('The upload could not be read');
+    }
     throw error;
   }
   if (received && (extraFile || received.size === 0)) {
