@@ -12,17 +12,18 @@ export interface XhrUpload {
 export const UPLOAD_STALL_MS = 30_000;
 
 /**
- * Sends one file as multipart field `file` with XMLHttpRequest, the only browser API that reports upload
- * progress. No overall timeout (a large volume takes minutes); instead it gives up when no byte has
- * moved for `stallMs`.
+ * Sends one file (or several, each its own part) as multipart field `file` with XMLHttpRequest, the only
+ * browser API that reports upload progress. No overall timeout (a large volume takes minutes); instead it
+ * gives up when no byte has moved for `stallMs`.
  */
 export function sendFileWithProgress(
   url: string,
-  file: Blob & { name?: string },
+  file: (Blob & { name?: string }) | readonly (Blob & { name?: string })[],
   token: string | undefined,
   onProgress: (loaded: number, total: number) => void,
   stallMs = UPLOAD_STALL_MS,
 ): XhrUpload {
+  const files = 'size' in file ? [file] : file;
   const xhr = new XMLHttpRequest();
   let settle: (result: XhrUploadResult) => void = () => undefined;
   const result = new Promise<XhrUploadResult>((resolve) => (settle = resolve));
@@ -38,7 +39,7 @@ export function sendFileWithProgress(
 
   xhr.upload.addEventListener('progress', (event) => {
     armStallTimer();
-    onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+    onProgress(event.loaded, event.lengthComputable ? event.total : files.reduce((sum, f) => sum + f.size, 0));
   });
   // Once every byte is sent the server stores and checks the file; that is not a stall.
   xhr.upload.addEventListener('load', () => clearTimeout(stallTimer));
@@ -62,7 +63,7 @@ export function sendFileWithProgress(
   });
 
   const form = new FormData();
-  form.append('file', file, file.name ?? 'upload');
+  for (const part of files) form.append('file', part, part.name ?? 'upload');
   xhr.open('POST', url);
   // The content type is left to the browser, which adds the multipart boundary (SPEC §7).
   if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);

@@ -5,7 +5,7 @@ import { sendFileWithProgress, UPLOAD_STALL_MS, type XhrUploadResult } from '../
 import { $keepOriginal, uploadQuery } from './deidentification.ts';
 import { $uploadLimit, loadImages } from './images.ts';
 import { $token, clearSession } from './session.ts';
-import { bundleDicomSlices } from './volume-series-upload.ts';
+import { groupUploads, type UploadBatch } from './volume-series-upload.ts';
 
 /** One file being (or just) uploaded. */
 export interface UploadJob {
@@ -41,21 +41,20 @@ function failureMessage(result: XhrUploadResult): string {
   return 'Upload failed';
 }
 
-async function runUpload(file: File): Promise<void> {
+async function runUpload(batch: UploadBatch): Promise<void> {
   const id = nextId++;
   const limit = $uploadLimit.get();
-  if (limit !== undefined && file.size > limit) {
+  const size = batch.files.reduce((sum, file) => sum + file.size, 0);
+  if (limit !== undefined && size > limit) {
     // Refused here: the browser would otherwise send gigabytes only to read a 413.
-    const job: UploadJob = { id, name: file.name, loaded: 0, total: file.size, status: 'failed' };
+    const job: UploadJob = { id, name: batch.name, loaded: 0, total: size, status: 'failed' };
     $uploadJobs.set([...$uploadJobs.get(), { ...job, error: tooLargeMessage(limit) }]);
     return;
   }
-  $uploadJobs.set([...$uploadJobs.get(), { id, name: file.name, loaded: 0, total: file.size, status: 'uploading' }]);
-  // A .zip holds DICOM slices: the series route groups them into one item per series.
-  const route = file.name.toLowerCase().endsWith('.zip') ? '/uploads/series' : '/uploads';
+  $uploadJobs.set([...$uploadJobs.get(), { id, name: batch.name, loaded: 0, total: size, status: 'uploading' }]);
   const upload = sendFileWithProgress(
-    `${apiBase}${route}${uploadQuery($keepOriginal.get())}`,
-    file,
+    `${apiBase}${batch.route}${uploadQuery($keepOriginal.get())}`,
+    batch.files,
     $token.get(),
     (loaded, total) => update(id, { loaded, total }),
   );
@@ -70,7 +69,7 @@ async function runUpload(file: File): Promise<void> {
   }
   if (result.kind === 'done' && result.status >= 200 && result.status < 300) {
     // Progress events count the multipart envelope too; a finished upload is simply whole.
-    update(id, { status: 'done', loaded: file.size, total: file.size });
+    update(id, { status: 'done', loaded: size, total: size });
   } else if (result.kind === 'aborted') {
     update(id, { status: 'cancelled' });
   } else {
@@ -81,7 +80,7 @@ async function runUpload(file: File): Promise<void> {
 /** Uploads the files side by side, each with its own progress, then reloads the list once all end. */
 export async function uploadFiles(files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
-  await Promise.all((await bundleDicomSlices(files)).map(runUpload));
+  await Promise.all(groupUploads(files).map(runUpload));
   if (!$uploading.get()) await loadImages();
 }
 

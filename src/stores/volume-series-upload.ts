@@ -1,16 +1,29 @@
+/** One request of an upload: the files it sends, where, and the name its progress row shows. */
+export interface UploadBatch {
+  name: string;
+  files: File[];
+  /** The series route groups DICOM files by series; everything else goes to the single-file route. */
+  route: '/uploads' | '/uploads/series';
+}
+
+const isZip = (file: File) => file.name.toLowerCase().endsWith('.zip');
+
 /**
- * DICOM slices chosen together are one series: they travel as one .zip to the series route, which
- * groups them by Series Instance UID. A lone .dcm file, and every other file, goes as it is.
- * @example await bundleDicomSlices([a.dcm, b.dcm, c.png]) // [File "2 DICOM slices.zip", c.png]
+ * DICOM files chosen together travel in one request to the series route, each as its own part (so the
+ * server knows each file's name), where they are grouped by Study and Series Instance UID: a series
+ * becomes one item, an unrelated file stays an item of its own. A lone .dcm file, and every other file,
+ * goes on its own; a .zip goes to the series route as it is.
+ * @example groupUploads([a.dcm, b.dcm, c.png]) // [{ name: '2 DICOM files', files: [a, b] }, { name: 'c.png', … }]
  */
-export async function bundleDicomSlices(files: readonly File[]): Promise<File[]> {
-  const slices = files.filter((file) => file.name.toLowerCase().endsWith('.dcm'));
-  if (slices.length < 2) return [...files];
-  const { zipSync } = await import('fflate');
-  const entries: Record<string, Uint8Array> = {};
-  for (const [i, file] of slices.entries()) entries[`${i}-${file.name}`] = new Uint8Array(await file.arrayBuffer());
-  // Stored, not deflated: DICOM pixel data barely shrinks and the upload starts sooner.
-  const archive = zipSync(entries, { level: 0 });
-  const bundle = new File([archive], `${slices.length} DICOM slices.zip`, { type: 'application/zip' });
-  return [bundle, ...files.filter((file) => !slices.includes(file))];
+export function groupUploads(files: readonly File[]): UploadBatch[] {
+  const dicom = files.filter((file) => file.name.toLowerCase().endsWith('.dcm'));
+  const together = dicom.length >= 2 ? dicom : [];
+  const batches: UploadBatch[] = together.length
+    ? [{ name: `${together.length} DICOM files`, files: together, route: '/uploads/series' }]
+    : [];
+  for (const file of files) {
+    if (together.includes(file)) continue;
+    batches.push({ name: file.name, files: [file], route: isZip(file) ? '/uploads/series' : '/uploads' });
+  }
+  return batches;
 }

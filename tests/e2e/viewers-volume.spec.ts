@@ -136,7 +136,8 @@ test('a 20-slice DICOM series uploaded as a zip appears as one item and opens as
     mimeType: 'application/zip',
     buffer: Buffer.from(seriesZip({ slices: 20, size: 32 })),
   });
-  const card = page.locator('.dash-image-card', { hasText: 'head-ct.zip' });
+  // De-identified on arrival, so named from its values (modality, slice count), not the archive's name.
+  const card = page.locator('.dash-image-card', { hasText: 'CT_20-slices.zip' });
   await expect(card).toHaveCount(1, { timeout: 30_000 });
   await expect(card).toContainText('20 slices');
   await expect(page.locator('.dash-image-card')).toHaveCount(1);
@@ -196,7 +197,7 @@ test('DICOM slices chosen together become one series; NRRD and single DICOM item
       buffer: Buffer.from(f.bytes),
     })),
   );
-  const series = page.locator('.dash-image-card', { hasText: '5 DICOM slices.zip' });
+  const series = page.locator('.dash-image-card', { hasText: 'CT_5-slices.zip' });
   await expect(series).toContainText('5 slices', { timeout: 30_000 });
   await expect(page.locator('.dash-image-card')).toHaveCount(3);
 
@@ -204,7 +205,7 @@ test('DICOM slices chosen together become one series; NRRD and single DICOM item
     ['knee.nrrd', 12],
     // Named from its de-identified values on arrival, not as sent.
     ['MR.dcm', 6],
-    ['5 DICOM slices.zip', 5],
+    ['CT_5-slices.zip', 5],
   ] as const) {
     await page.getByRole('button', { name: `Details of ${name}` }).click();
     await page.getByRole('button', { name: 'Open viewer' }).click();

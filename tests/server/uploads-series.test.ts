@@ -1,5 +1,7 @@
 import { unzipSync } from 'fflate';
 import { eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDicom, stringValue } from '../../server/imaging/dicom/dicom-dataset.ts';
 import { uploads } from '../../server/modules/uploads/uploads.table.ts';
@@ -40,7 +42,8 @@ describe('POST /uploads/series', () => {
     expect(res.statusCode).toBe(201);
     const [item, ...others] = res.json();
     expect(others).toHaveLength(0);
-    expect(item).toMatchObject({ original_name_guess: 'head-ct.zip', extension: '.zip', slice_count: 20 });
+    // Named from its de-identified values, never the archive's name (which is often the patient's).
+    expect(item).toMatchObject({ original_name_guess: 'CT_20-slices.zip', extension: '.zip', slice_count: 20 });
     const list = (await t.app.inject({ method: 'GET', url: '/api/v1/uploads', headers: user.auth })).json();
     expect(list.find((i: { stored_filename: string }) => i.stored_filename === item.stored_filename)).toMatchObject({
       slice_count: 20,
@@ -88,6 +91,61 @@ describe('POST /uploads/series', () => {
     expect(loose.statusCode).toBe(201);
     expect(loose.json()).toHaveLength(1);
     expect(loose.json()[0].slice_count).toBe(5);
+  });
+
+  it('makes five unrelated DICOM files chosen together five items, each named as if uploaded alone', async () => {
+    const folder = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
+    const names = ['CT_small.dcm', 'MR_small.dcm', 'SC_rgb_rle.dcm', 'rtplan.dcm', 'image_dfl.dcm'];
+    const files = names.map((name) => ({ name, content: readFileSync(path.join(folder, name)) }));
+    const res = await send(files.map((f) => ({ field: 'file', filename: f.name, content: f.content })));
+    expect(res.statusCode).toBe(201);
+    const items = res.json() as { original_name_guess: string; extension: string }[];
+    expect(items).toHaveLength(5);
+    for (const item of items) {
+      expect(item.extension).toBe('.dcm');
+      expect(item).not.toHaveProperty('slice_count');
+    }
+    // The same names each file gets when uploaded on its own.
+    const alone = [];
+    for (const f of files) {
+      const body = multipartBody([{ field: 'file', filename: f.name, content: f.content }]);
+      const one = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/uploads',
+        headers: { ...user.auth, ...body.headers },
+        payload: body.payload,
+      });
+      expect(one.statusCode).toBe(201);
+      alone.push(one.json().original_name_guess);
+    }
+    expect(items.map((i) => i.original_name_guess).sort()).toEqual([...alone].sort());
+    expect(alone.sort()).toEqual(['CT_0001.dcm', 'MR_0001.dcm', 'OT.dcm', 'OT_0001.dcm', 'RTPLAN.dcm']);
+  });
+
+  it('names each series from its modality and description, and keeps a lone file beside it apart', async () => {
+    const described = seriesFiles({
+      slices: 3,
+      seriesInstanceUid: '1.2.826.0.1.3680043.8.498.7',
+      seriesDescription: 'Head 5mm',
+    });
+    const lone = readFileSync('/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm');
+    const res = await send(
+      [
+        ...described.map((f) => ({ field: 'file', filename: f.name, content: Buffer.from(f.bytes) })),
+        { field: 'file', filename: 'CT_small.dcm', content: lone },
+      ],
+      '?deidentify=false',
+    );
+    expect(res.statusCode).toBe(201);
+    const names = res.json().map((i: { original_name_guess: string }) => i.original_name_guess);
+    // Kept as sent: the description stays, and the lone file keeps its own name.
+    expect(names.sort()).toEqual(['CT_Head-5mm_3-slices.zip', 'CT_small.dcm']);
+    // An uploader's own archive of one series, kept as sent, keeps its name.
+    const own = await send(
+      [{ field: 'file', filename: 'head-ct.zip', content: Buffer.from(seriesZip({ slices: 3 })) }],
+      '?deidentify=false',
+    );
+    expect(own.json()[0].original_name_guess).toBe('head-ct.zip');
   });
 
   it('gives a series item previews through the stack and metadata like any volume', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +7,7 @@ import { errorResponse } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
+import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
 import { imagingHttpError } from '../previews/imaging-errors.ts';
 import { keepsOriginal } from './prepare-on-arrival.ts';
 import { expandArchives, groupSeries, packSeries, type ArrivedSlice } from './series.ts';
@@ -17,7 +19,11 @@ const errors = { 400: errorResponse, 401: errorResponse, 413: errorResponse, 415
 const SERIES_MAX_BYTES = 1024 * 1024 * 1024;
 const SERIES_MAX_FILES = 4000;
 
-/** `POST /uploads/series`: DICOM slices (many files, or one .zip) grouped into one item per series. */
+/**
+ * `POST /uploads/series`: DICOM files (many, or in one .zip) grouped by Study and Series Instance UID
+ * into one item per series, named from its modality and description; a file of no series with others
+ * stays an item of its own, named as if uploaded alone.
+ */
 export default async function seriesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
@@ -56,41 +62,50 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
       }
       const { series } = groupSeries(expanded);
       if (series.length === 0) throw unsupportedType('No DICOM images were found in this upload');
-      const baseName = files.length === 1 ? files[0]!.name.replace(/\.zip$/i, '') : `${files[0]!.name} and others`;
+      // The uploader's own archive keeps its name when it holds one series and the originals are kept.
+      const archiveName = files.length === 1 && series.length === 1 ? files[0]!.name : undefined;
+      const kept = keepsOriginal(request);
       const items = [];
-      for (const [index, one] of series.entries()) {
-        const packed = await packSeries(one, user.id, keepsOriginal(request));
-        const storedFilename = newStoredFilename('.zip');
+      for (const one of series) {
+        const packed = await packSeries(one, user.id, kept, archiveName);
+        const single = packed.kind === 'file';
+        const storedFilename = newStoredFilename(single ? '.dcm' : '.zip');
         const stored = await app.storage.put(
           uploadStorageKey(storedFilename),
-          Readable.from([Buffer.from(packed.archive)]),
+          Readable.from([Buffer.from(single ? packed.bytes : packed.archive)]),
         );
         const row = {
+          id: randomUUID(),
           ownerId: user.id,
           storedFilename,
-          originalName:
-            series.length === 1 ? `${baseName}.zip` : `${baseName} (series ${index + 1} of ${series.length}).zip`,
-          extension: '.zip',
+          originalName: packed.name,
+          extension: single ? '.dcm' : '.zip',
           sizeBytes: stored.size,
           sha256: stored.sha256,
-          contentType: 'application/zip',
+          contentType: single ? 'application/dicom' : 'application/zip',
           format: 'dcm',
-          deidentified: !keepsOriginal(request),
-          seriesInstanceUid: packed.seriesInstanceUid,
-          sliceCount: one.slices.length,
+          deidentified: !kept,
+          seriesInstanceUid: packed.seriesInstanceUid ?? null,
+          sliceCount: single ? null : packed.slices,
           createdAt: app.clock(),
         };
-        await repo.insert(row, {
-          userId: user.id,
-          action: 'upload.create',
-          ip: request.ip,
-          detail: {
-            stored_filename: storedFilename,
-            size_bytes: stored.size,
-            sha256: stored.sha256,
-            slices: one.slices.length,
+        const report = single ? packed.report : undefined;
+        await repo.insert(
+          row,
+          {
+            userId: user.id,
+            action: 'upload.create',
+            ip: request.ip,
+            detail: {
+              stored_filename: storedFilename,
+              size_bytes: stored.size,
+              sha256: stored.sha256,
+              slices: single ? 1 : packed.slices,
+              ...(kept && { kept_original: true }),
+            },
           },
-        });
+          report && ((tx) => createDeidentificationRepository({ db: tx }).insert(row.id, report)),
+        );
         items.push(toUploadItem(row));
       }
       return reply.code(201).send(items);

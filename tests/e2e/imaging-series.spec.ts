@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { seriesFiles } from '../fixtures/dicom-series.ts';
+import { signedInAccount, useSession } from './dashboard-session.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
+
+const pydicomFiles = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
+
+test('five unrelated DICOM files chosen together become five named cards; a series becomes one card', async ({
+  page,
+  request,
+}) => {
+  await useSession(page, await signedInAccount(request, 'Godfrey Hounsfield'));
+  await page.goto('/dashboard/images');
+  // Files written by scanners and toolkits (pydicom's test data): a CT, an MR, an RGB secondary capture,
+  // a deflated image and an RT plan without pixels, each of its own series.
+  const names = ['CT_small.dcm', 'MR_small.dcm', 'SC_rgb_rle.dcm', 'image_dfl.dcm', 'rtplan.dcm'];
+  await page.getByLabel('Choose images to upload').setInputFiles(
+    await Promise.all(
+      names.map(async (name) => ({
+        name,
+        mimeType: 'application/dicom',
+        buffer: await readFile(path.join(pydicomFiles, name)),
+      })),
+    ),
+  );
+  // Each named from its de-identified values, as it would be uploaded alone; none is a zip of "slices".
+  for (const name of ['CT_0001.dcm', 'MR_0001.dcm', 'OT_0001.dcm', 'OT.dcm', 'RTPLAN.dcm'])
+    await expect(page.getByRole('button', { name: `Details of ${name}` })).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.dash-image-card')).toHaveCount(5);
+  await expect(page.locator('.dash-image-card', { hasText: /slices/ })).toHaveCount(0);
+
+  // Five slices of one CT series, chosen together in a shuffled order: one card, named from the series.
+  await page.getByLabel('Choose images to upload').setInputFiles(
+    seriesFiles({ slices: 5, size: 16, seriesDescription: 'Head 5mm' }).map((f) => ({
+      name: f.name,
+      mimeType: 'application/dicom',
+      buffer: Buffer.from(f.bytes),
+    })),
+  );
+  await expect(page.locator('.dash-image-card')).toHaveCount(6, { timeout: 30_000 });
+  // The Basic Profile removes Series Description, so a de-identified series is named by modality and count.
+  const series = page.locator('.dash-image-card', { hasText: 'CT_5-slices.zip' });
+  await expect(series).toContainText('5 slices');
+  await expectAccessible(page);
+});
