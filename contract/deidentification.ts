@@ -27,9 +27,12 @@ export const deidentificationReport = z.object({
         y: z.number().int().nonnegative(),
         width: z.number().int().positive(),
         height: z.number().int().positive(),
-        text: z.string().describe('What was read there'),
       }),
     )
-    .describe('Where burned-in text was blanked'),
+    .describe('Where burned-in text was found (in that frame) and blanked (in every frame); what it said is not kept'),
+  burned_in_annotation: z
+    .string()
+    .nullable()
+    .describe('Burned In Annotation (0028,0301) as stored; YES means text may remain in the pixels'),
 });
 export type DeidentificationReportBody = z.infer<typeof deidentificationReport>;

@@ -14,6 +14,12 @@ export const uploadItem = z.object({
     .positive()
     .optional()
     .describe('For a DICOM series grouped from several slices: how many; the file is then a .zip of them'),
+  identifiable: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present on a DICOM file that may identify its patient: kept as sent, or with text burned into its pixels that could not be blanked',
+    ),
 });
 export type UploadItem = z.infer<typeof uploadItem>;
 

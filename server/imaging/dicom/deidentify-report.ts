@@ -6,14 +6,16 @@ export interface ReportAttribute {
   count: number;
 }
 
-/** Where burned-in text was found and blanked, in pixels of the stored image. */
+/**
+ * Where burned-in text was found (in this frame) and blanked (in every frame), in pixels of the stored image.
+ * What the text said is not kept: it is what was to be removed.
+ */
 export interface ReportRegion {
   frame: number;
   x: number;
   y: number;
   width: number;
   height: number;
-  text: string;
 }
 
 /** What de-identifying one file did: the record kept with the upload and shown to its owner. */
@@ -32,12 +34,19 @@ export interface DeidentificationReport {
   /** Burned-in text: not checked, none found, blanked (with where), or found and not cleanable. */
   burnedInText: 'not-checked' | 'none-found' | 'blanked' | 'not-cleanable';
   burnedInRegions: ReportRegion[];
+  /** Burned In Annotation (0028,0301) as stored: YES means text may still be in the pixels. */
+  burnedInAnnotation: string | null;
   /** The file's visible name, made from de-identified values only (never the name the client sent). */
   fileName: string | null;
 }
 
 /** The profile's name as reports give it. */
 export const REPORT_PROFILE = 'DICOM PS3.15 Table E.1-1 Basic Application Level Confidentiality Profile';
+
+/** Whether the stored file may still identify someone through its pixels: text found and not blanked, or claimed and not found. */
+export function pixelsMayIdentify(report: DeidentificationReport): boolean {
+  return report.burnedInText === 'not-cleanable' || report.burnedInAnnotation === 'YES';
+}
 
 /** A report of nothing done (a file kept as sent, or not DICOM). */
 export function emptyReport(): DeidentificationReport {
@@ -52,6 +61,7 @@ export function emptyReport(): DeidentificationReport {
     privateTagsDropped: 0,
     burnedInText: 'not-checked',
     burnedInRegions: [],
+    burnedInAnnotation: null,
     fileName: null,
   };
 }

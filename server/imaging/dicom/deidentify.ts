@@ -11,6 +11,7 @@ import {
   loosesItsCondition,
   type ProfileAction,
 } from './deidentify-profile.ts';
+import { checkBurnedInText, type BurnedInResult } from './burned-in-text.ts';
 import { emptyReport, ReportBuilder, type DeidentificationReport } from './deidentify-report.ts';
 
 /**
@@ -127,6 +128,8 @@ interface Context {
   report: ReportBuilder;
   /** Remapped UIDs, by original, so a UID met twice is counted once. */
   uids: Map<string, string>;
+  /** Burned-in text found in the pixels, and the pixel data with it blanked. */
+  burnedIn: BurnedInResult;
 }
 
 function remap(context: Context, uid: string): string {
@@ -226,6 +229,16 @@ function writeDataSet(
       writeSequence(w, tag, element.items, context, dummy);
       continue;
     }
+    if (!nested && tag === 'x7fe00010' && context.burnedIn.pixels) {
+      w.header(tag, vr, context.burnedIn.pixels.length);
+      w.push(context.burnedIn.pixels);
+      continue;
+    }
+    // Burned In Annotation becomes NO only once the text found in the pixels is blanked.
+    if (!nested && tag === 'x00280301' && context.burnedIn.status === 'blanked') {
+      w.text(tag, 'CS', 'NO');
+      continue;
+    }
     // Kept as is: the original bytes, so numbers keep their byte order and pixel data its encoding.
     const undefinedLength = element.hadUndefinedLength === true;
     w.header(tag, vr, undefinedLength ? 0xffffffff : element.length);
@@ -285,24 +298,33 @@ function fileMeta(sopClass: string, sopInstance: string, syntax: string): Uint8A
   return head.result();
 }
 
-/** The de-identification record: Patient Identity Removed, the method, and its code (DCM 113100). */
-function methodAttributes(encoding: Encoding): Uint8Array {
+/**
+ * The de-identification record: Patient Identity Removed, the method, and its codes (PS3.16 CID 7050): DCM 113100
+ * for the Basic Profile, and DCM 113101 (Clean Pixel Data Option) when burned-in text was blanked.
+ */
+function methodAttributes(encoding: Encoding, cleanedPixels: boolean): Uint8Array {
   const tail = new Writer(encoding);
   tail.text('x00120062', 'CS', 'YES');
   tail.text('x00120063', 'LO', DEIDENTIFICATION_METHOD);
-  const code = new Writer(encoding);
-  code.text('x00080100', 'SH', '113100');
-  code.text('x00080102', 'SH', 'DCM');
-  code.text('x00080104', 'LO', 'Basic Application Confidentiality Profile');
-  const item = code.result();
-  const sequence = new Uint8Array(8 + item.length);
-  const view = new DataView(sequence.buffer);
-  view.setUint16(0, 0xfffe, encoding.little);
-  view.setUint16(2, 0xe000, encoding.little);
-  view.setUint32(4, item.length, encoding.little);
-  sequence.set(item, 8);
-  tail.header('x00120064', 'SQ', sequence.length);
-  tail.push(sequence);
+  const codes: [string, string][] = [['113100', 'Basic Application Confidentiality Profile']];
+  if (cleanedPixels) codes.push(['113101', 'Clean Pixel Data Option']);
+  const sequence = new Writer(encoding);
+  for (const [value, meaning] of codes) {
+    const code = new Writer(encoding);
+    code.text('x00080100', 'SH', value);
+    code.text('x00080102', 'SH', 'DCM');
+    code.text('x00080104', 'LO', meaning);
+    const item = code.result();
+    const head = new Uint8Array(8);
+    const view = new DataView(head.buffer);
+    view.setUint16(0, 0xfffe, encoding.little);
+    view.setUint16(2, 0xe000, encoding.little);
+    view.setUint32(4, item.length, encoding.little);
+    sequence.push(head);
+    sequence.push(item);
+  }
+  tail.header('x00120064', 'SQ', sequence.size);
+  for (const part of sequence.parts) tail.push(part);
   return tail.result();
 }
 
@@ -353,7 +375,10 @@ export function deidentifyDicomParts(input: Uint8Array, salt: string): Uint8Arra
   return deidentifyDicomWithReport(input, salt).parts;
 }
 
-/** deidentifyDicomParts, with the report of what was removed, emptied, replaced and remapped. */
+/**
+ * deidentifyDicomParts, with the report of what was removed, emptied, replaced and remapped, and of the
+ * burned-in text found and blanked in the pixels (see burned-in-text.ts).
+ */
 export function deidentifyDicomWithReport(input: Uint8Array, salt: string): DeidentifiedDicom {
   // Implicit-VR files carry no VRs: the data dictionary's tell sequences and UIDs apart.
   const dataSet = parseDicom(input, dictionaryVr);
@@ -363,16 +388,26 @@ export function deidentifyDicomWithReport(input: Uint8Array, salt: string): Deid
   const encoding = { little: outSyntax !== '1.2.840.10008.1.2.2', explicit: outSyntax !== '1.2.840.10008.1.2' };
   const sopClass = stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002');
   const report = new ReportBuilder(iodOf(sopClass));
-  const context: Context = { salt, iod: iodOf(sopClass), report, uids: new Map() };
+  const burnedIn = checkBurnedInText(dataSet, outSyntax);
+  const context: Context = { salt, iod: iodOf(sopClass), report, uids: new Map(), burnedIn };
   const body = new Writer(encoding);
-  writeDataSet(body, dataSet, context, false, false, methodAttributes(encoding));
+  writeDataSet(body, dataSet, context, false, false, methodAttributes(encoding, burnedIn.status === 'blanked'));
   const sopInstance = stringValue(dataSet, 'x00080018');
   const meta = fileMeta(
     sopClass ?? '1.2.840.10008.5.1.4.1.1.7',
     sopInstance ? remap(context, sopInstance) : remapUid('unknown', salt),
     outSyntax,
   );
-  return { parts: [meta, ...body.parts], report: report.result(context.uids.size, deidentifiedName(dataSet, context)) };
+  const annotation = stringValue(dataSet, 'x00280301')?.toUpperCase();
+  return {
+    parts: [meta, ...body.parts],
+    report: {
+      ...report.result(context.uids.size, deidentifiedName(dataSet, context)),
+      burnedInText: burnedIn.status,
+      burnedInRegions: burnedIn.regions,
+      burnedInAnnotation: burnedIn.status === 'blanked' && annotation ? 'NO' : (annotation ?? null),
+    },
+  };
 }
 
 export { emptyReport, type DeidentificationReport };

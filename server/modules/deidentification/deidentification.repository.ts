@@ -17,6 +17,7 @@ export function toReportBody(report: DeidentificationReport): DeidentificationRe
     private_tags_dropped: report.privateTagsDropped,
     burned_in_text: report.burnedInText,
     burned_in_regions: report.burnedInRegions,
+    burned_in_annotation: report.burnedInAnnotation ?? null,
   };
 }
 

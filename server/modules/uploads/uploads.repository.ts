@@ -24,7 +24,7 @@ export function uploadUrl(storedFilename: string): string {
 /** An upload row as the API lists it (SPEC §3). */
 export function toUploadItem(
   row: Pick<UploadRow, 'storedFilename' | 'originalName' | 'extension' | 'sizeBytes' | 'createdAt'> &
-    Partial<Pick<UploadRow, 'sliceCount'>>,
+    Partial<Pick<UploadRow, 'sliceCount' | 'format' | 'deidentified'>>,
 ): UploadItem {
   return {
     stored_filename: row.storedFilename,
@@ -34,6 +34,8 @@ export function toUploadItem(
     modified: Math.floor(row.createdAt.getTime() / 1000),
     url: uploadUrl(row.storedFilename),
     ...(row.sliceCount ? { slice_count: row.sliceCount } : {}),
+    // A DICOM file stored with what may identify its patient: kept as sent, or burned-in text left in its pixels.
+    ...(row.format === 'dcm' && row.deidentified === false ? { identifiable: true as const } : {}),
   };
 }
 
@@ -88,6 +90,8 @@ export function createUploadsRepository({ db }: { db: Database }) {
           sizeBytes: uploads.sizeBytes,
           createdAt: uploads.createdAt,
           sliceCount: uploads.sliceCount,
+          format: uploads.format,
+          deidentified: uploads.deidentified,
         })
         .from(uploads)
         .where(and(...conditions))

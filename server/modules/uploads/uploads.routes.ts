@@ -22,6 +22,7 @@ import {
 import { notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
+import { pixelsMayIdentify } from '../../imaging/dicom/deidentify-report.ts';
 import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
 import { isDeidentifiedOnArrival, keepsOriginal } from './prepare-on-arrival.ts';
 import { deletePreviews } from '../previews/preview-cleanup.ts';
@@ -68,7 +69,8 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       extension: file.type.extension,
       sizeBytes: file.size,
       sha256: file.sha256,
-      deidentified: isDeidentifiedOnArrival(file.type.format, request),
+      // Text burned into the pixels that could not be blanked leaves the file identifiable: never called de-identified.
+      deidentified: isDeidentifiedOnArrival(file.type.format, request) && !(report && pixelsMayIdentify(report)),
       contentType: file.type.contentType,
       format: file.type.format,
       createdAt: app.clock(),

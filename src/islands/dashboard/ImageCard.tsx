@@ -40,6 +40,7 @@ export default function ImageCard({
       </p>
       <p>
         <span className="dash-badge">Uploaded</span>
+        {item.identifiable && <span className="dash-badge dash-badge-warning">Not de-identified</span>}
       </p>
       <div className="dash-card-actions">
         <button
