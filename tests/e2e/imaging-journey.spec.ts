@@ -95,6 +95,10 @@ test('a DICOM uploaded with "Keep patient data" is stored as sent, and says so',
   await page
     .getByLabel('Choose images to upload')
     .setInputFiles({ name: 'kept.dcm', mimeType: 'application/dicom', buffer: await phantomDicom() });
+  // Kept as sent, it keeps its name, and the list says it is not de-identified.
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'kept.dcm' }) });
+  await expect(card.getByText('Not de-identified')).toBeVisible();
+  await expectAccessible(page);
   await page.getByRole('button', { name: 'Details of kept.dcm' }).click();
   const dialog = page.getByRole('dialog', { name: 'kept.dcm' });
   const metadata = dialog.getByTestId('image-metadata');
