@@ -1,7 +1,7 @@
 // Photographs the running product for the public site, so its pictures never go stale: starts the real
 // server (the built dist/) on an empty data folder, creates an account and demo images by code, and saves
 // the image library, the details window with a quality-check result, the volume viewer and the engine's
-// own report on the demo image. Run it after `npm run build`: `node scripts/product-screenshots.ts`.
+// own report on the demo image. Run it after `npm run build`: `npm run screenshots`.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
