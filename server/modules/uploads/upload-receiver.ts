@@ -1,4 +1,5 @@
 import { pipeline, type Readable } from 'node:stream';
+import { createGunzip, createGzip } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
@@ -10,6 +11,7 @@ import { TooLargeError } from '../../storage/storage.ts';
 import {
   deidentifiedUpload,
   isDeidentifiedOnArrival,
+  keepsOriginal,
   metadataStripper,
   stripsOnArrival,
 } from './prepare-on-arrival.ts';
@@ -17,6 +19,7 @@ import { fileTypeOf, signatureCheck, UNSUPPORTED_TYPE_DETAIL, type FileType } fr
 import { drainRequest } from './request-drain.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 import { uploadStorageKey } from './uploads.repository.ts';
+import { volumeHeaderCleaner } from './volume-header-stage.ts';
 
 /** A file written to storage, not yet recorded in the database. */
 export interface ReceivedFile {
@@ -86,9 +89,16 @@ async function storeClean(
 }
 
 function streamedBody(file: Readable, type: FileType, request: FastifyRequest): Readable {
+  const { format, extension } = type;
+  if ((format === 'nii' || format === 'nrrd') && !keepsOriginal(request)) {
+    // A gzipped NIfTI is cleaned decompressed and compressed again: its header is inside the stream.
+    return extension.endsWith('.gz')
+      ? pipeline(file, signatureCheck(type), createGunzip(), volumeHeaderCleaner(format), createGzip(), () => undefined)
+      : pipeline(file, signatureCheck(type), volumeHeaderCleaner(format), () => undefined);
+  }
   // Formats with nothing to strip skip that stage: one hop fewer for every chunk of a large volume.
-  return stripsOnArrival(type.format, request)
-    ? pipeline(file, signatureCheck(type), metadataStripper(type.format), () => undefined)
+  return stripsOnArrival(format, request)
+    ? pipeline(file, signatureCheck(type), metadataStripper(format), () => undefined)
     : pipeline(file, signatureCheck(type), () => undefined);
 }
 
