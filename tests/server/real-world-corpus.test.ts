@@ -182,8 +182,6 @@ function knownGap(file: CorpusFile): string | undefined {
     return "dcmtk's colour JPEG Lossless (one scan per component) decodes wrongly in jpeg-lossless-decoder-js";
   if (/DICOMDIR-nooffset$/.test(file.label))
     return 'directory records whose item lengths overrun their sequence: dicom-parser refuses the file';
-  if (/SC_rgb_jpeg\.dcm$/.test(file.label))
-    return 'implicit VR data set over encapsulated JPEG with a mislabelled File Meta: fragments not found';
   return undefined;
 }
 

@@ -86,6 +86,7 @@ export function parseDicom(input: Uint8Array, vrOf?: (tag: string) => string | u
       else dicomParser.parseDicomDataSetExplicit(dataSet, stream, body.length);
     }
     Object.assign(dataSet.elements, meta.elements);
+    encapsulatedFromItems(dataSet);
     return dataSet;
   } catch (error) {
     // The inflater's own refusals (a deflate bomb) already say what is wrong.
@@ -101,6 +102,38 @@ export function parseDicom(input: Uint8Array, vrOf?: (tag: string) => string | u
       `This DICOM file could not be read (${reason.replace(/^dicomParser\.\w+: /, '')}).`,
     );
   }
+}
+
+/**
+ * Encapsulated pixel data in an implicit-VR data set (which some tools write under a compressed transfer
+ * syntax) reads, without a dictionary, as a sequence of items: it is turned back into what dicom-parser
+ * gives for encapsulated data (an offset table and fragments), so decoders and writers see one shape.
+ */
+function encapsulatedFromItems(dataSet: DicomDataSet): void {
+  const element = dataSet.elements.x7fe00010;
+  if (!element?.items?.length || element.fragments) return;
+  const [table, ...fragments] = element.items;
+  const base = table!.dataOffset + table!.length;
+  const view = new DataView(dataSet.byteArray.buffer, dataSet.byteArray.byteOffset, dataSet.byteArray.byteLength);
+  element.basicOffsetTable = [];
+  for (let at = table!.dataOffset; at + 4 <= base; at += 4) element.basicOffsetTable.push(view.getUint32(at, true));
+  element.fragments = fragments.map((item) => ({
+    offset: item.dataOffset - 8 - base,
+    position: item.dataOffset,
+    length: item.length,
+  }));
+  element.items = undefined;
+  element.vr = 'OB';
+  element.hadUndefinedLength = true;
+  element.encapsulatedPixelData = true;
+  // The sequence delimiter after the last item belongs to the element, as for any encapsulated pixel data.
+  const end = element.dataOffset + element.length;
+  if (
+    end + 8 <= dataSet.byteArray.length &&
+    view.getUint16(end, true) === 0xfffe &&
+    view.getUint16(end + 2, true) === 0xe0dd
+  )
+    element.length += 8;
 }
 
 /** A trimmed string value, or undefined when absent or empty. */

@@ -25,28 +25,12 @@ export interface FrameBytes {
   bigEndian: boolean;
 }
 
-// An implicit-VR data set over encapsulated pixel data (written so by some tools) is parsed by dicom-parser
-// as a sequence: its first item is the offset table, the others are the fragments.
-function frameFromItems(dataSet: DicomDataSet, element: dicomParser.Element, frame: number, frames: number) {
-  const fragments = (element.items ?? [])
-    .slice(1)
-    .map((item) => dataSet.byteArray.subarray(item.dataOffset, item.dataOffset + item.length));
-  if (frames === 1) {
-    const whole = new Uint8Array(fragments.reduce((sum, f) => sum + f.length, 0));
-    fragments.reduce((at, f) => (whole.set(f, at), at + f.length), 0);
-    return whole;
-  }
-  if (fragments.length !== frames) throw new Error(`${fragments.length} fragments for ${frames} frames`);
-  return fragments[frame]!;
-}
-
 function encapsulatedFrame(
   dataSet: DicomDataSet,
   element: dicomParser.Element,
   frame: number,
   frames: number,
 ): Uint8Array {
-  if (!element.fragments && element.items) return frameFromItems(dataSet, element, frame, frames);
   const fragments = element.fragments ?? [];
   if (frames === 1) return dicomParser.readEncapsulatedPixelDataFromFragments(dataSet, element, 0, fragments.length);
   if ((element.basicOffsetTable ?? []).length > 0)
@@ -120,20 +104,27 @@ export function jpegPrecision(jpeg: Uint8Array): number {
   return 8;
 }
 
-/** The JPEG stream with an Adobe APP14 marker saying "no colour transform" when it has no APP14 of its own. */
+/**
+ * The JPEG stream with an Adobe APP14 marker saying "no colour transform" when it has no full APP14 of its own,
+ * and without its JFIF APP0 marker, which would make libjpeg assume YCbCr whatever APP14 says.
+ */
 export function withoutColourTransform(jpeg: Uint8Array): Uint8Array {
+  let jfif: [number, number] | undefined;
   for (let p = 2; p + 4 <= jpeg.length && jpeg[p] === 0xff;) {
     const marker = jpeg[p + 1]!;
-    if (marker === 0xee) return jpeg;
+    const end = p + 2 + ((jpeg[p + 2]! << 8) | jpeg[p + 3]!);
+    // An APP14 too short to carry its transform byte counts for nothing, for Pillow (pydicom) as for libjpeg.
+    if (marker === 0xee && end - p >= 16) return jpeg;
+    if (marker === 0xe0 && String.fromCharCode(...jpeg.subarray(p + 4, p + 8)) === 'JFIF') jfif = [p, end];
     if (marker === 0xda || marker === 0xd9) break;
-    p += 2 + ((jpeg[p + 2]! << 8) | jpeg[p + 3]!);
+    p = end;
   }
   // FF EE, length 14, "Adobe", version 100, flags 0 and 0, transform 0 (components are RGB as stored).
-  const app14 = [0xff, 0xee, 0, 14, 0x41, 0x64, 0x6f, 0x62, 0x65, 0, 100, 0, 0, 0, 0, 0];
-  const out = new Uint8Array(jpeg.length + app14.length);
-  out.set(jpeg.subarray(0, 2));
-  out.set(app14, 2);
-  out.set(jpeg.subarray(2), 2 + app14.length);
+  const app14 = Uint8Array.from([0xff, 0xee, 0, 14, 0x41, 0x64, 0x6f, 0x62, 0x65, 0, 100, 0, 0, 0, 0, 0]);
+  const [from, to] = jfif ?? [2, 2];
+  const parts = [jpeg.subarray(0, 2), app14, jpeg.subarray(2, from), jpeg.subarray(to)];
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  parts.reduce((at, part) => (out.set(part, at), at + part.length), 0);
   return out;
 }
 
