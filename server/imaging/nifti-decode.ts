@@ -1,6 +1,7 @@
 import * as nifti from 'nifti-reader-js';
 import { axisCodes, readSamples, sampleRange, type SampleType } from './typed-samples.ts';
 import { inflateAtMost, inflateHead, isGzip } from './bounded-inflate.ts';
+import { rasDirections } from './orientation.ts';
 import {
   assertDecodable,
   assertExpandable,
@@ -127,6 +128,7 @@ export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DE
         ? { center: (header.cal_max + header.cal_min) / 2, width: header.cal_max - header.cal_min }
         : undefined,
     orientation: hasOrientation ? axisCodes(columns) : undefined,
+    directions: hasOrientation ? rasDirections(columns) : undefined,
     seriesDescription: header.description?.replace(/\0.*$/s, '').trim() || undefined,
   };
 }

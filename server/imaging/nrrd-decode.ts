@@ -1,4 +1,5 @@
 import { inflateAtMost } from './bounded-inflate.ts';
+import { rasDirections } from './orientation.ts';
 import { axisCodes, readSamples, sampleRange, type SampleType } from './typed-samples.ts';
 import {
   assertDecodable,
@@ -168,6 +169,7 @@ export function decodeNrrd(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DEC
     photometric: rgb ? 'RGB' : 'MONOCHROME2',
     invert: false,
     orientation: columns && space ? axisCodes(columns) : undefined,
+    directions: columns && space ? rasDirections(columns) : undefined,
     seriesDescription: fields.get('content'),
   };
 }

@@ -3,7 +3,11 @@ import type { PreviewAxis } from '../../contract/imaging.ts';
 import { histogram, percentile } from './metrics/histogram.ts';
 import { luminance } from './metrics/mask.ts';
 import { encodePng } from './png-encode.ts';
+import { canonicalAxes, markerOverlay, radiologicalMarkers, type EdgeMarkers } from './orientation.ts';
 import type { ImageVolume } from './volume.ts';
+
+/** Previews smaller than this (either side, in pixels) are drawn without markers, which would cover them. */
+const MARKED_MIN_SIZE = 64;
 
 /** Widest preview the server renders. */
 export const PREVIEW_MAX_WIDTH = 512;
@@ -18,37 +22,90 @@ export interface VolumeSlice {
   pixelHeight: number;
 }
 
-/** How many slices a volume has along an axis (x for sagittal, y for coronal, z for axial). */
+/** How a volume is laid out for display: the voxel axis along each patient axis (left, posterior, superior), and which run backwards. */
+interface DisplayAxes {
+  axis: [number, number, number];
+  flip: [boolean, boolean, boolean];
+  /** True when the layout comes from the file's geometry, so the edges can be named. */
+  oriented: boolean;
+}
+
+/** Per plane: the patient axis held fixed, the one down the rows (top first) and the one across the columns. */
+const planes: Record<PreviewAxis, { fixed: number; row: number; rowTopLast: boolean; column: number }> = {
+  // Rows from anterior to posterior, columns from the patient's right to left.
+  axial: { fixed: 2, row: 1, rowTopLast: false, column: 0 },
+  // Rows from superior down, columns from right to left.
+  coronal: { fixed: 1, row: 2, rowTopLast: true, column: 0 },
+  // Rows from superior down, columns from anterior to posterior.
+  sagittal: { fixed: 0, row: 2, rowTopLast: true, column: 1 },
+};
+
+const layouts = new WeakMap<ImageVolume, DisplayAxes>();
+
+/**
+ * The display layout of a volume: from its geometry (DICOM Image Orientation/Position, NIfTI qform/sform,
+ * NRRD space directions) the closest canonical axes, shown the radiological way. Without geometry the
+ * voxel grid is shown as stored, NIfTI and NRRD rows bottom-up (their y runs towards anterior, z towards
+ * superior) and DICOM rows and frames top-down.
+ */
+function displayAxes(volume: ImageVolume): DisplayAxes {
+  let layout = layouts.get(volume);
+  if (!layout) {
+    const canonical = canonicalAxes(volume.directions);
+    const upward = volume.format === 'nii' || volume.format === 'nrrd';
+    layout = canonical
+      ? { ...canonical, oriented: true }
+      : { axis: [0, 1, 2], flip: [false, upward, !upward], oriented: false };
+    layouts.set(volume, layout);
+  }
+  return layout;
+}
+
+const sizes = (volume: ImageVolume) => [volume.width, volume.height, volume.depth];
+
+/** How many slices a volume has along an axis: sagittal slices step left to right, coronal front to back, axial up. */
 export function sliceCount(volume: ImageVolume, axis: PreviewAxis): number {
-  return axis === 'sagittal' ? volume.width : axis === 'coronal' ? volume.height : volume.depth;
+  return sizes(volume)[displayAxes(volume).axis[planes[axis].fixed]!]!;
 }
 
 /**
- * Cuts slice `index` along `axis`. NIfTI and NRRD store rows bottom-up (y towards anterior, z towards
- * superior), so their rows are flipped to show up as up; DICOM rows and frames are already top-down.
+ * The patient direction at each edge of a slice along `axis`, or undefined when the file gives no
+ * geometry: the markers a preview is drawn with.
+ */
+export function edgeMarkers(volume: ImageVolume, axis: PreviewAxis): EdgeMarkers | undefined {
+  return displayAxes(volume).oriented ? radiologicalMarkers[axis] : undefined;
+}
+
+/**
+ * Cuts slice `index` along `axis` (counted from the patient's right, front or bottom), laid out the
+ * radiological way when the file gives its geometry (see displayAxes).
  */
 export function extractSlice(volume: ImageVolume, axis: PreviewAxis, index: number): VolumeSlice {
-  const { width: w, height: h, depth: d, channels: c, data } = volume;
-  const flipUp = volume.format === 'nii' || volume.format === 'nrrd';
-  const [cols, rows] = axis === 'axial' ? [w, h] : axis === 'coronal' ? [w, d] : [h, d];
+  const { channels: c, data } = volume;
+  const { axis: along, flip } = displayAxes(volume);
+  const dims = sizes(volume);
+  const strides = [1, volume.width, volume.width * volume.height];
+  const plane = planes[axis];
+  const size = (p: number) => dims[along[p]!]!;
+  // Where step `i` along patient axis p lands in the voxel array.
+  const offset = (p: number, i: number) => strides[along[p]!]! * (flip[p] ? size(p) - 1 - i : i);
+  const cols = size(plane.column);
+  const rows = size(plane.row);
   const values = new Float32Array(cols * rows * c);
-  // Strides of x, y, z in the voxel array; a cut walks two of them (columns, rows) at a fixed third.
-  const [colStride, rowStride, fixedStride] =
-    axis === 'axial' ? [1, w, w * h] : axis === 'coronal' ? [1, w * h, w] : [w, w * h, 1];
+  const columnStride = flip[plane.column] ? -strides[along[plane.column]!]! : strides[along[plane.column]!]!;
+  const fixed = offset(plane.fixed, index);
   for (let r = 0; r < rows; r++) {
-    // For NIfTI/NRRD the last row is anterior (axial) or superior (coronal, sagittal): it goes on top.
-    const row = flipUp ? rows - 1 - r : r;
-    const base = (index * fixedStride + row * rowStride) * c;
+    const base = (fixed + offset(plane.row, plane.rowTopLast ? rows - 1 - r : r) + offset(plane.column, 0)) * c;
     const to = r * cols * c;
-    if (colStride === 1) {
+    if (columnStride === 1) {
       values.set(data.subarray(base, base + cols * c), to);
       continue;
     }
     for (let col = 0; col < cols; col++)
-      for (let k = 0; k < c; k++) values[to + col * c + k] = data[base + col * colStride * c + k]!;
+      for (let k = 0; k < c; k++) values[to + col * c + k] = data[base + col * columnStride * c + k]!;
   }
-  const [sx, sy, sz] = volume.spacing;
-  const [pixelWidth, pixelHeight] = axis === 'axial' ? [sx, sy] : axis === 'coronal' ? [sx, sz] : [sy, sz];
+  const pixelWidth = volume.spacing[along[plane.column]!]!;
+  const pixelHeight = volume.spacing[along[plane.row]!]!;
   return { width: cols, height: rows, channels: c, values, pixelWidth, pixelHeight };
 }
 
@@ -100,11 +157,25 @@ export async function renderSlicePng(
     outWidth = PREVIEW_MAX_WIDTH;
   }
   outHeight = Math.min(outHeight, PREVIEW_MAX_WIDTH * 2);
-  if (outWidth === slice.width && outHeight === slice.height)
+  // Markers are drawn on previews large enough to hold them beside the anatomy.
+  const markers = Math.min(outWidth, outHeight) >= MARKED_MIN_SIZE ? edgeMarkers(volume, axis) : undefined;
+  if (!markers && outWidth === slice.width && outHeight === slice.height)
     return encodePng(bytes, slice.width, slice.height, slice.channels);
   let image = sharp(bytes, { raw: { width: slice.width, height: slice.height, channels: slice.channels } });
   if (outWidth !== slice.width || outHeight !== slice.height)
     image = image.resize(outWidth, outHeight, { fit: 'fill' });
+  if (markers) {
+    // Resized first, so the letters stay sharp whatever the image's size.
+    const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+    const marked = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+      .composite([{ input: Buffer.from(markerOverlay(info.width, info.height, markers)), top: 0, left: 0 }])
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // Composited pixels carry the overlay's alpha channel, which a preview does not need.
+    // Compositing made the pixels RGBA: a grey slice keeps one channel, a colour one its three.
+    image = sharp(marked.data, { raw: marked.info });
+    image = slice.channels === 1 ? image.extractChannel(0) : image.removeAlpha();
+  }
   if (slice.channels === 1) image = image.toColourspace('b-w');
   // Fast deflate: previews are transient views, and encoding time is most of a render.
   return image.png({ compressionLevel: 2, adaptiveFiltering: false }).toBuffer();

@@ -1,3 +1,5 @@
+import type { VoxelDirections } from './orientation.ts';
+
 /** Normalised format names of the product (SPEC §1 plus the raster formats it previews). */
 export type ImageFormat = 'dcm' | 'nii' | 'nrrd' | 'png' | 'jpg' | 'tiff' | 'bmp' | 'gif' | 'webp';
 
@@ -31,6 +33,8 @@ export interface ImageVolume {
   window?: DisplayWindow;
   modality?: string;
   orientation?: string;
+  /** Patient directions (LPS) of the voxel axes, from the file's geometry; previews are drawn the standard way from them. */
+  directions?: VoxelDirections;
   studyDescription?: string;
   /** DICOM Image Position (Patient) of the first slice, in mm; stacks of slices get their spacing from it. */
   origin?: [number, number, number];

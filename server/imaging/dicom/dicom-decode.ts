@@ -1,3 +1,4 @@
+import { dicomDirections } from '../orientation.ts';
 import { assertDecodable, integerRange, UndecodableImageError, type ImageVolume } from '../volume.ts';
 import { numberValue, parseDicom, stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
 import { describeDicomObject, hasPixelData, noImageReason } from './dicom-object.ts';
@@ -152,6 +153,7 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
     window: Number.isFinite(center) && width > 0 ? { center, width } : undefined,
     modality: stringValue(dataSet, 'x00080060'),
     orientation: stringValue(dataSet, 'x00200037') ? orientationLabel(cosines) : undefined,
+    directions: stringValue(dataSet, 'x00200037') ? dicomDirections(cosines) : undefined,
     studyDescription: stringValue(dataSet, 'x00081030'),
     origin: origin.every(Number.isFinite) ? origin : undefined,
     seriesDescription: stringValue(dataSet, 'x0008103e'),

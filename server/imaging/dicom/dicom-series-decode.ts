@@ -51,5 +51,22 @@ export async function decodeDicomSeries(
   }
   const second = slices[1];
   const gap = first.origin && second?.origin ? Math.hypot(...first.origin.map((v, i) => v - second.origin![i]!)) : 0;
-  return { ...first, depth, data, spacing: [first.spacing[0], first.spacing[1], gap > 0 ? gap : first.spacing[2]] };
+  // Slices are stored in stack order; the stack runs along the slice normal or against it, as positions say.
+  const step = first.origin && second?.origin ? second.origin.map((v, i) => v - first.origin![i]!) : undefined;
+  const [row, column, normal] = first.directions ?? [];
+  const directions =
+    row && column && normal
+      ? ([
+          row,
+          column,
+          step && normal.reduce((s, n, i) => s + n * step[i]!, 0) < 0 ? normal.map((n) => -n) : normal,
+        ] as [number[], number[], number[]])
+      : undefined;
+  return {
+    ...first,
+    depth,
+    data,
+    spacing: [first.spacing[0], first.spacing[1], gap > 0 ? gap : first.spacing[2]],
+    directions,
+  };
 }
