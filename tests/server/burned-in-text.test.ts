@@ -9,7 +9,7 @@ import { uploadStorageKey } from '../../server/modules/uploads/uploads.repositor
 import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
-import { uploadFile } from './uploads-fixtures.ts';
+import { multipartBody, uploadFile } from './uploads-fixtures.ts';
 
 const WIDTH = 256;
 const HEIGHT = 128;
@@ -111,6 +111,24 @@ describe('burned-in text', () => {
       headers: user.auth,
     });
     expect(metadata.json().deidentified).toBe(false);
+  });
+
+  it('flags a series with such a slice as not de-identified too', async () => {
+    const slice = () => makeDicomImage({ syntax: 'rle', modality: 'US', burnedInAnnotation: 'YES' });
+    const body = multipartBody([
+      { field: 'file', filename: 'a.dcm', content: Buffer.from(await slice()) },
+      { field: 'file', filename: 'b.dcm', content: Buffer.from(await slice()) },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/uploads/series',
+      headers: { ...user.auth, ...body.headers },
+      payload: body.payload,
+    });
+    expect(res.statusCode).toBe(201);
+    const [item] = res.json<{ stored_filename: string; slice_count: number }[]>();
+    expect(item!.slice_count).toBe(2);
+    expect((await listed(item!.stored_filename)).identifiable).toBe(true);
   });
 
   it('leaves an MR image without the mark alone', async () => {

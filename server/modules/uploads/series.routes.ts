@@ -84,7 +84,8 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
           sha256: stored.sha256,
           contentType: single ? 'application/dicom' : 'application/zip',
           format: 'dcm',
-          deidentified: !kept,
+          // Burned-in text left in some slice's pixels: never called de-identified.
+          deidentified: !kept && !packed.pixelsMayIdentify,
           seriesInstanceUid: packed.seriesInstanceUid ?? null,
           sliceCount: single ? null : packed.slices,
           createdAt: app.clock(),

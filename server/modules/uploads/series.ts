@@ -2,7 +2,7 @@ import { zipSync } from 'fflate';
 import { unzipBounded } from '../../imaging/bounded-inflate.ts';
 import { remapUid } from '../../imaging/dicom/deidentify.ts';
 import { deidentifyOffThread } from '../../imaging/dicom/deidentify-off-thread.ts';
-import type { DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
+import { pixelsMayIdentify, type DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
 import { numberValue, parseDicom, stringValue } from '../../imaging/dicom/dicom-dataset.ts';
 
 /** One file as it arrived: its name and bytes. */
@@ -130,7 +130,7 @@ export function seriesItemName(firstSlice: Uint8Array, count: number): string {
 }
 
 /** One stored item made from a group: a single DICOM file, or a zip of a series' slices. */
-export type PackedItem =
+export type PackedItem = (
   | {
       kind: 'file';
       bytes: Uint8Array;
@@ -138,7 +138,11 @@ export type PackedItem =
       report?: DeidentificationReport;
       seriesInstanceUid?: string;
     }
-  | { kind: 'series'; archive: Uint8Array; name: string; seriesInstanceUid?: string; slices: number };
+  | { kind: 'series'; archive: Uint8Array; name: string; seriesInstanceUid?: string; slices: number }
+) & {
+  /** Some slice may still identify its patient through text burned into its pixels that could not be blanked. */
+  pixelsMayIdentify: boolean;
+};
 
 /**
  * One stored object for a group, de-identified for the owner (on the imaging pool) unless the uploader
@@ -160,11 +164,19 @@ export async function packSeries(
   // The listed UID is the one inside the stored slices: remapped like theirs when de-identified.
   const seriesInstanceUid =
     series.seriesInstanceUid && !keepOriginal ? remapUid(series.seriesInstanceUid, ownerId) : series.seriesInstanceUid;
+  const mayIdentify = cleaned.some(({ report }) => report !== undefined && pixelsMayIdentify(report));
   if (cleaned.length === 1) {
     const [only] = cleaned;
     const sentName = series.slices[0]!.name.split('/').pop() || 'upload.dcm';
     const name = only!.report?.fileName ?? (sentName.toLowerCase().endsWith('.dcm') ? sentName : `${sentName}.dcm`);
-    return { kind: 'file', bytes: only!.bytes, name, report: only!.report, seriesInstanceUid };
+    return {
+      kind: 'file',
+      bytes: only!.bytes,
+      name,
+      report: only!.report,
+      seriesInstanceUid,
+      pixelsMayIdentify: mayIdentify,
+    };
   }
   const entries: Record<string, Uint8Array> = {};
   cleaned.forEach(({ bytes }, i) => {
@@ -176,5 +188,6 @@ export async function packSeries(
     name: keepOriginal && archiveName ? archiveName : seriesItemName(cleaned[0]!.bytes, cleaned.length),
     seriesInstanceUid,
     slices: cleaned.length,
+    pixelsMayIdentify: mayIdentify,
   };
 }
