@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Body of POST /api/v1/analytics/page-views: the path and referrer only, nothing that identifies a person. */
 export const pageViewRequest = z.object({

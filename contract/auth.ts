@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Messages the product states to the letter (SPEC §5 and §8), shared by the API and the islands. */
 export const authMessages = {

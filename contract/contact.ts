@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // Line breaks in a name would let a sender forge mail headers or fake lines in the notification.
 const singleLine = /^[^\r\n]*$/;

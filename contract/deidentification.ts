@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 const attribute = z.object({
   tag: z.string().describe('"(gggg,eeee)"'),

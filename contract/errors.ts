@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Every error answer of the API. */
 export const errorResponse = z.object({ detail: z.string().describe('Human-readable reason, safe to show') });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Body of POST /api/v1/feedback: the "Was this helpful?" answer of one guide section. */
 export const feedbackRequest = z.object({

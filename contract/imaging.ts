@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** The planes a volume can be cut along for a preview. */
 export const previewAxis = z.enum(['axial', 'coronal', 'sagittal']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Answer of GET /dashboard/metrics (SPEC §3, Dashboard metrics). */
 export const metricsResponse = z.object({

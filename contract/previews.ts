@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { previewAxis } from './imaging.ts';
 
 /** Query of GET /uploads/{stored_filename}/preview.png. */

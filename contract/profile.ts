@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 // Line breaks in a name would let it fake lines in the e-mails and lists that show it.
 const singleLine = /^[^\r\n]*$/;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { qcVerdict } from './qc.ts';
 
 /** Most images one batch check takes. */

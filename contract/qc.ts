@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 import { qualityMetrics } from './imaging.ts';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string().max(20_000) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** One stored image as listed to its owner (SPEC §3, Upload item). */
 export const uploadItem = z.object({

@@ -1,21 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { inlineScriptHashes } from './page-script-hashes.ts';
 
-const contentSecurityPolicy = [
-  "default-src 'self'",
-  "base-uri 'self'",
-  // Astro inlines small hoisted scripts; WebAssembly decoders and WebGL viewers need wasm eval.
-  "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'",
-  "script-src-attr 'none'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self' blob: data:",
-  "worker-src 'self' blob:",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self' mailto:",
-].join(';');
+/**
+ * The pages' policy. Scripts: the site's own files, WebAssembly compilation (the decoders and WebGL
+ * viewers), and the inline scripts of the built pages by their hashes; no other inline script runs.
+ */
+const contentSecurityPolicy = (scriptHashes: string[]) =>
+  [
+    "default-src 'self'",
+    "base-uri 'self'",
+    ["script-src 'self' 'wasm-unsafe-eval'", ...scriptHashes].join(' '),
+    "script-src-attr 'none'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self' blob: data:",
+    "worker-src 'self' blob:",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self' mailto:",
+  ].join(';');
 
 /** Powerful browser features the product never uses, switched off for every page and any frame. */
 const PERMISSIONS_POLICY = [
@@ -31,8 +36,7 @@ const PERMISSIONS_POLICY = [
 ].join(', ');
 
 /** The headers every answer carries; helmet's defaults, fixed once instead of rebuilt per request. */
-const securityHeaderValues: Readonly<Record<string, string>> = {
-  'content-security-policy': contentSecurityPolicy,
+const pageHeaderValues: Readonly<Record<string, string>> = {
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
@@ -63,9 +67,13 @@ const apiSecurityHeaderValues: Readonly<Record<string, string>> = {
  */
 export default fp(async function securityHeaders(app: FastifyInstance) {
   const hsts = app.config.hstsMaxAge > 0 ? `max-age=${app.config.hstsMaxAge}; includeSubDomains` : undefined;
+  const pageHeaders = {
+    ...pageHeaderValues,
+    'content-security-policy': contentSecurityPolicy(await inlineScriptHashes(app.config.distDir)),
+  };
   app.addHook('onRequest', (request, reply, done) => {
     const api = request.url.startsWith('/api/');
-    reply.headers(api ? apiSecurityHeaderValues : securityHeaderValues);
+    reply.headers(api ? apiSecurityHeaderValues : pageHeaders);
     if (hsts && request.protocol === 'https') reply.header('strict-transport-security', hsts);
     done();
   });

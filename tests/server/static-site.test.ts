@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -5,13 +6,18 @@ import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
+const INLINE = "document.documentElement.dataset.theme = 'light';";
+
 async function writeSite(dist: string) {
   const page = (title: string) => `<!doctype html><title>${title}</title><h1>${title}</h1>${' '.repeat(600)}`;
   await mkdir(path.join(dist, '_astro'), { recursive: true });
   await mkdir(path.join(dist, 'dashboard'), { recursive: true });
   await writeFile(path.join(dist, 'index.html'), page('Home'));
   await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(page('Home')));
-  await writeFile(path.join(dist, 'careers.html'), page('Careers'));
+  await writeFile(
+    path.join(dist, 'careers.html'),
+    `${page('Careers')}<script>${INLINE}</script><script type="application/ld+json">{}</script>`,
+  );
   await writeFile(path.join(dist, '404.html'), page('Page not found'));
   await writeFile(path.join(dist, 'dashboard.html'), page('Dashboard'));
   await writeFile(path.join(dist, 'dashboard', 'images.html'), page('My Images'));
@@ -36,6 +42,18 @@ describe('the static site served by the API server', () => {
     expect(res.body).toContain('<h1>Careers</h1>');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+  });
+
+  it("allows the pages' inline scripts by hash, and no other inline script", async () => {
+    const res = await t.app.inject({ url: '/careers' });
+    const scripts = String(res.headers['content-security-policy'])
+      .split(';')
+      .find((directive) => directive.startsWith('script-src '))!;
+    const hash = createHash('sha256').update(INLINE).digest('base64');
+    expect(scripts.split(' ')).toContain(`'sha256-${hash}'`);
+    expect(scripts).not.toContain('unsafe-inline');
+    // The JSON data block is not a script: it needs no hash.
+    expect(scripts.match(/'sha256-/g)).toHaveLength(1);
   });
 
   it('serves hashed assets as immutable', async () => {
