@@ -9,6 +9,7 @@ import previewServices from './modules/previews/preview-services.ts';
 import uploadSweep from './modules/uploads/upload-sweep.ts';
 import { registerApiRoutes } from './routes.ts';
 import authGuard from './plugins/auth-guard.ts';
+import workspaceGuard from './plugins/workspace-guard.ts';
 import errorHandling from './plugins/error-handling.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
@@ -72,6 +73,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(authGuard);
   await app.register(previewServices);
   await app.register(uploadSweep);
+  await app.register(workspaceGuard);
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
   await app.register(staticSite);
   app.addHook('onClose', async () => app.mailer.close());

@@ -12,6 +12,7 @@ import authRoutes from './modules/auth/auth.routes.ts';
 import profileRoutes from './modules/profile/profile.routes.ts';
 import referenceRoutes from './modules/reference/reference.routes.ts';
 import deidentificationRoutes from './modules/deidentification/deidentification.routes.ts';
+import workspacesRoutes from './modules/workspaces/workspaces.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -28,4 +29,5 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(profileRoutes);
   await app.register(referenceRoutes);
   await app.register(deidentificationRoutes);
+  await app.register(workspacesRoutes);
 }

@@ -1,5 +1,7 @@
 import wretch, { type ConfiguredMiddleware, type WretchError } from 'wretch';
+import { WORKSPACE_HEADER, WORKSPACE_NOT_FOUND } from '../../contract/workspaces.ts';
 import { $token, clearSession } from '../stores/session.ts';
+import { $workspaceId } from '../stores/workspace-choice.ts';
 
 import { apiBase } from './api-base.ts';
 
@@ -26,6 +28,9 @@ const bearer: ConfiguredMiddleware = (next) => (url, opts) => {
   const token = $token.get();
   const headers = new Headers(opts.headers as HeadersInit | undefined);
   if (token && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
+  // Every call acts in the workspace chosen in the header's switcher (the personal one when none is).
+  const workspaceId = $workspaceId.get();
+  if (workspaceId && !headers.has(WORKSPACE_HEADER)) headers.set(WORKSPACE_HEADER, workspaceId);
   return next(url, { ...opts, headers });
 };
 
@@ -41,8 +46,27 @@ const sessionGuard: ConfiguredMiddleware = (next) => async (url, opts) => {
   return response;
 };
 
-/** The one HTTP client of the browser: base URL, bearer token, 10 s timeout and the global 401 rule. */
-export const api = wretch(apiBase).middlewares([bearer, timeout, sessionGuard]);
+// Removed from the chosen workspace (or it is gone): the dashboard falls back to the personal one.
+const workspaceGuard: ConfiguredMiddleware = (next) => async (url, opts) => {
+  const response = await next(url, opts);
+  if (response.status === 404 && $workspaceId.get()) {
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as { detail?: unknown } | undefined;
+    if (body?.detail === WORKSPACE_NOT_FOUND) $workspaceId.set(undefined);
+  }
+  return response;
+};
+
+/** The one HTTP client of the browser: base URL, bearer token, workspace, 10 s timeout and the global 401 rule. */
+export const api = wretch(apiBase).middlewares([bearer, timeout, sessionGuard, workspaceGuard]);
+
+/**
+ * The same client without the global 401 rule, for what the header loads in the background: on the
+ * profile page a 401 must show that page's own notice (SPEC §4), not redirect at once.
+ */
+export const backgroundApi = wretch(apiBase).middlewares([bearer, timeout]);
 
 /**
  * The message to show for a failed call: the server's `detail`, else its `message`, else the fallback.

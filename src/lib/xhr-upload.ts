@@ -1,3 +1,6 @@
+import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
+import { $workspaceId } from '../stores/workspace-choice.ts';
+
 /** How an XHR upload ended. */
 export type XhrUploadResult =
   { kind: 'done'; status: number; body: unknown } | { kind: 'aborted' } | { kind: 'stalled' } | { kind: 'network' };
@@ -67,6 +70,9 @@ export function sendFileWithProgress(
   xhr.open('POST', url);
   // The content type is left to the browser, which adds the multipart boundary (SPEC §7).
   if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+  // Into the workspace chosen in the header's switcher, as every other call.
+  const workspaceId = $workspaceId.get();
+  if (workspaceId) xhr.setRequestHeader(WORKSPACE_HEADER, workspaceId);
   xhr.send(form);
   armStallTimer();
   return { result, abort: () => xhr.abort() };

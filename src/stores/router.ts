@@ -9,6 +9,7 @@ export const $router = createRouter({
   modelViewer: '/dashboard/model-viewer',
   settings: '/dashboard/settings',
   profile: '/dashboard/profile',
+  workspace: '/dashboard/workspace',
 });
 
 /** A route name of the dashboard. */

@@ -1,5 +1,6 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { computed } from 'nanostores';
+import { $workspaceId } from './workspace-choice.ts';
 
 /** The user the session stands for, as kept under the `user` key. */
 export interface SessionUserRecord {
@@ -64,4 +65,5 @@ export function updateSessionUser(fields: Omit<SessionFields, 'token'>): void {
 export function clearSession(): void {
   for (const atom of [$token, $authToken, $userId, $userName, $userEmail, $orgId, $sessionTs]) atom.set(undefined);
   $user.set(undefined);
+  $workspaceId.set(undefined);
 }

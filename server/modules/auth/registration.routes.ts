@@ -50,6 +50,7 @@ export function registrationRoutes(app: FastifyInstance, auth: AuthContext): voi
         institution: request.body.organization?.trim() || null,
       });
       if (created) {
+        await app.workspaces.ensurePersonal(created.id);
         const token = await auth.tokens.issue(created.id, 'verify', now);
         auth.sendLater(request, verificationMail(email, name, auth.siteUrl, token));
         await auth.record(request, 'auth.register', created.id);

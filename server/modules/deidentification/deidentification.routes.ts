@@ -4,11 +4,11 @@ import { deidentificationReport } from '../../../contract/deidentification.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { createDeidentificationRepository, toReportBody } from './deidentification.repository.ts';
 
-/** GET /uploads/{stored_filename}/deidentification: what de-identifying one's own upload did. */
+/** GET /uploads/{stored_filename}/deidentification: what de-identifying an upload of the workspace did. */
 export default async function deidentificationRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const uploads = createUploadsRepository({ db: app.db });
@@ -16,15 +16,18 @@ export default async function deidentificationRoutes(fastify: FastifyInstance): 
   app.get(
     '/uploads/:stored_filename/deidentification',
     {
-      preHandler: app.authenticate,
+      preHandler: app.inWorkspace('read'),
       schema: {
         params: storedFilenameParams,
-        response: { 200: deidentificationReport, 401: errorResponse, 404: errorResponse },
+        response: { 200: deidentificationReport, 401: errorResponse, 403: errorResponse, 404: errorResponse },
       },
     },
     async (request) => {
-      // Someone else's upload is not found, exactly like one that does not exist.
-      const upload = await uploads.findForOwner(currentUser(request).id, request.params.stored_filename);
+      // An upload of another workspace is not found, exactly like one that does not exist.
+      const upload = await uploads.findInWorkspace(
+        currentMembership(request).workspaceId,
+        request.params.stored_filename,
+      );
       const report = await reports.find(upload.id);
       if (!report) throw notFound('This image has no de-identification report');
       return toReportBody(report);

@@ -6,11 +6,11 @@ import { uploads } from '../uploads/uploads.table.ts';
 
 const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** The Overview's figures, computed from the database for one owner. */
+/** The Overview's figures, computed from the database for one workspace. */
 export function createMetricsRepository({ db }: { db: Database }) {
   return {
     /** Total images, images with at least one QC result, and bytes stored. */
-    async forOwner(ownerId: string): Promise<Metrics> {
+    async forWorkspace(workspaceId: string): Promise<Metrics> {
       const [row] = await db
         .select({
           total: sql<string>`count(*)`,
@@ -19,7 +19,7 @@ export function createMetricsRepository({ db }: { db: Database }) {
           analyzed: sql<string>`count(*) filter (where exists (select 1 from qc_results q where q.upload_id = uploads.id))`,
         })
         .from(uploads)
-        .where(eq(uploads.ownerId, ownerId));
+        .where(eq(uploads.workspaceId, workspaceId));
       return {
         total_images: Number(row?.total ?? 0),
         analyzed_images: Number(row?.analyzed ?? 0),
@@ -27,13 +27,13 @@ export function createMetricsRepository({ db }: { db: Database }) {
       };
     },
 
-    /** The owner's latest uploads and checks, newest first. */
-    async recentActivity(ownerId: string, limit = 10): Promise<ActivityItem[]> {
+    /** The workspace's latest uploads and checks, newest first. */
+    async recentActivity(workspaceId: string, limit = 10): Promise<ActivityItem[]> {
       const [added, checked] = await Promise.all([
         db
           .select({ name: uploads.originalName, storedFilename: uploads.storedFilename, at: uploads.createdAt })
           .from(uploads)
-          .where(eq(uploads.ownerId, ownerId))
+          .where(eq(uploads.workspaceId, workspaceId))
           .orderBy(desc(uploads.createdAt))
           .limit(limit),
         db
@@ -45,7 +45,7 @@ export function createMetricsRepository({ db }: { db: Database }) {
           })
           .from(qcResults)
           .innerJoin(uploads, eq(uploads.id, qcResults.uploadId))
-          .where(eq(qcResults.ownerId, ownerId))
+          .where(eq(uploads.workspaceId, workspaceId))
           .orderBy(desc(qcResults.createdAt))
           .limit(limit),
       ]);

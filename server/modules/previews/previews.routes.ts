@@ -6,7 +6,7 @@ import { imageMetadata, previewQuery, type ImageMetadata } from '../../../contra
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, HttpError } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf, objectMetadataOf } from './image-metadata.ts';
@@ -27,13 +27,13 @@ const errors = {
   422: errorResponse,
 };
 
-/** Previews (PNG slices) and metadata of one's own uploads, decoded by the imaging engine. */
+/** Previews (PNG slices) and metadata of a workspace's uploads, decoded by the imaging engine. */
 export default async function previewsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
   const volumes = app.volumes;
   const previews = app.previewCache;
-  const guarded = { preHandler: app.authenticate };
+  const guarded = { preHandler: app.inWorkspace('read') };
   const saveMetadata = (upload: UploadRow, metadata: ImageMetadata) =>
     app.db.update(uploads).set({ metadata }).where(eq(uploads.id, upload.id));
 
@@ -43,7 +43,7 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
     async (request, typedReply) => {
       // The body is PNG bytes, not JSON: the reply is used untyped, outside the error-only response schema.
       const reply = typedReply as unknown as FastifyReply;
-      const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
+      const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
       const { axis } = request.query;
       const known = previews.sliceCount(upload.storedFilename, axis);
       const volume = known === undefined ? await volumes.load(upload) : undefined;
@@ -67,7 +67,7 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
     '/uploads/:stored_filename/metadata',
     { ...guarded, schema: { params: storedFilenameParams, response: { 200: imageMetadata, ...errors } } },
     async (request) => {
-      const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
+      const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
       if (hasMetadata(upload.metadata)) return upload.metadata;
       const metadata = await volumes.load(upload).then(
         (volume) => imageMetadataOf(volume, upload.deidentified),

@@ -11,6 +11,7 @@ import {
 } from '../../../contract/qc-batch.ts';
 import { badRequest, conflict, notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { createBatchRunner } from './qc-batch-runner.ts';
 import { createQcBatchRepository } from './qc-batch.repository.ts';
@@ -22,7 +23,7 @@ export const BATCH_BUSY = 'You already have a batch check running. Wait for it t
 /** Why a batch with nothing to check is refused. */
 export const BATCH_EMPTY = 'No images match: there is nothing to check.';
 
-const errors = { 400: errorResponse, 401: errorResponse, 404: errorResponse, 409: errorResponse };
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
 /** Batch checks (many images as one job, with progress), their cancelling and their results. */
 export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<void> {
@@ -36,13 +37,18 @@ export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<v
 
   app.post(
     '/qc/batches',
-    { ...guarded, schema: { body: qcBatchRequest, response: { 202: qcBatch, ...errors } } },
+    {
+      // The images come from the library of the workspace the request acts in, by those who may check them.
+      preHandler: app.inWorkspace('upload'),
+      schema: { body: qcBatchRequest, response: { 202: qcBatch, ...errors } },
+    },
     async (request, reply) => {
       const user = currentUser(request);
+      const { workspaceId } = currentMembership(request);
       const body = request.body;
       if ((await repo.unfinishedCount(user.id)) >= BATCHES_PER_USER) throw conflict(BATCH_BUSY);
       const names = body.scope === 'selection' ? [...new Set(body.stored_filenames)] : undefined;
-      const chosen = await uploadsRepo.listToCheck(user.id, {
+      const chosen = await uploadsRepo.listToCheck(workspaceId, {
         storedFilenames: names,
         search: body.scope === 'search' ? body.query : undefined,
       });

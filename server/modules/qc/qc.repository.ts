@@ -1,4 +1,4 @@
-import { desc, eq, and } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { QcResultItem } from '../../../contract/qc.ts';
 import type { Database } from '../../db/connect.ts';
 import { qcResults } from './qc.table.ts';
@@ -28,12 +28,12 @@ export function createQcRepository({ db }: { db: Database }) {
       const [row] = await db.insert(qcResults).values(values).returning();
       return row!;
     },
-    /** The checks of one upload of the owner, newest first. */
-    async listForUpload(ownerId: string, uploadId: string): Promise<QcResultItem[]> {
+    /** The checks of one upload (whoever ran them), newest first; the caller has already scoped the upload. */
+    async listForUpload(uploadId: string): Promise<QcResultItem[]> {
       const rows = await db
         .select()
         .from(qcResults)
-        .where(and(eq(qcResults.ownerId, ownerId), eq(qcResults.uploadId, uploadId)))
+        .where(eq(qcResults.uploadId, uploadId))
         .orderBy(desc(qcResults.createdAt), desc(qcResults.id));
       return rows.map(toQcResultItem);
     },

@@ -11,6 +11,7 @@ import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, tooManyRequests } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
@@ -32,6 +33,7 @@ export const CHECKS_BUSY = `You already have ${CHECKS_PER_USER} checks running. 
 const errors = {
   400: errorResponse,
   401: errorResponse,
+  403: errorResponse,
   404: errorResponse,
   413: errorResponse,
   415: errorResponse,
@@ -57,14 +59,17 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
   const uploadsRepo = createUploadsRepository({ db: app.db });
   const repo = createQcRepository({ db: app.db });
   const volumes = app.volumes;
-  const guarded = { preHandler: app.authenticate };
+  // Running a check is for those who may change the library; reading results is every member's.
   const checkSlots = perUserConcurrency(CHECKS_PER_USER);
 
   async function checkOne(request: FastifyRequest<{ Body: GenerateMessagesRequest }>) {
-    const user = currentUser(request);
+    const member = currentMembership(request);
     const urls = imageUrlsOf(request.body);
     if (urls.length !== 1) throw badRequest('Send exactly one image_url: the url of one of your uploads.');
-    const upload = await uploadsRepo.findForOwner(user.id, storedFilenameOfUrl(urls[0]!, ownOrigins(app, request)));
+    const upload = await uploadsRepo.findInWorkspace(
+      member.workspaceId,
+      storedFilenameOfUrl(urls[0]!, ownOrigins(app, request)),
+    );
     const volume = await volumes.load(upload);
     const check = checkVolume(volume);
     const { metrics, assessment } = check;
@@ -85,7 +90,7 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
       };
     }
     const now = app.clock();
-    const row = await repo.insert(checkRow({ uploadId: upload.id, ownerId: user.id }, check, now, answer));
+    const row = await repo.insert(checkRow({ uploadId: upload.id, ownerId: member.userId }, check, now, answer));
     return {
       ...chatCompletion(row.id, row.model, row.text, now),
       qc: {
@@ -103,7 +108,7 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/llm/generate-messages',
     {
-      ...guarded,
+      preHandler: app.inWorkspace('upload'),
       // The built-in engine is bounded by how many checks a user has running (checkSlots); a rate limit is
       // kept only where each check costs a call to the upstream model.
       config: app.config.llm ? { rateLimit: { max: 30, timeWindow: '1 minute' } } : {},
@@ -122,11 +127,16 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
 
   app.get(
     '/uploads/:stored_filename/qc-results',
-    { ...guarded, schema: { params: storedFilenameParams, response: { 200: qcResultList, ...errors } } },
+    {
+      preHandler: app.inWorkspace('read'),
+      schema: { params: storedFilenameParams, response: { 200: qcResultList, ...errors } },
+    },
     async (request) => {
-      const user = currentUser(request);
-      const upload = await uploadsRepo.findForOwner(user.id, request.params.stored_filename);
-      return repo.listForUpload(user.id, upload.id);
+      const upload = await uploadsRepo.findInWorkspace(
+        currentMembership(request).workspaceId,
+        request.params.stored_filename,
+      );
+      return repo.listForUpload(upload.id);
     },
   );
 }

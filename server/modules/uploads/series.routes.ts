@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
 import { imagingHttpError } from '../previews/imaging-errors.ts';
 import { keepsOriginal } from './prepare-on-arrival.ts';
@@ -14,7 +14,15 @@ import { expandArchives, groupSeries, packSeries, type ArrivedSlice } from './se
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 413: errorResponse, 415: errorResponse, 422: errorResponse };
+const errors = {
+  400: errorResponse,
+  401: errorResponse,
+  403: errorResponse,
+  404: errorResponse,
+  413: errorResponse,
+  415: errorResponse,
+  422: errorResponse,
+};
 // Slices are read whole to be grouped; a series upload is capped below the single-file limit.
 const SERIES_MAX_BYTES = 1024 * 1024 * 1024;
 const SERIES_MAX_FILES = 4000;
@@ -32,9 +40,9 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
 
   app.post(
     '/uploads/series',
-    { preHandler: app.authenticate, schema: { response: { 201: uploadList, ...errors } } },
+    { preHandler: app.inWorkspace('upload'), schema: { response: { 201: uploadList, ...errors } } },
     async (request, reply) => {
-      const user = currentUser(request);
+      const member = currentMembership(request);
       if (!request.isMultipart()) throw badRequest('Send DICOM slices or one .zip as multipart/form-data');
       const files: ArrivedSlice[] = [];
       let total = 0;
@@ -67,7 +75,7 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
       const kept = keepsOriginal(request);
       const items = [];
       for (const one of series) {
-        const packed = await packSeries(one, user.id, kept, archiveName);
+        const packed = await packSeries(one, member.userId, kept, archiveName);
         const single = packed.kind === 'file';
         const storedFilename = newStoredFilename(single ? '.dcm' : '.zip');
         const stored = await app.storage.put(
@@ -76,7 +84,8 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
         );
         const row = {
           id: randomUUID(),
-          ownerId: user.id,
+          ownerId: member.userId,
+          workspaceId: member.workspaceId,
           storedFilename,
           originalName: packed.name,
           extension: single ? '.dcm' : '.zip',
@@ -94,7 +103,7 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
         await repo.insert(
           row,
           {
-            userId: user.id,
+            userId: member.userId,
             action: 'upload.create',
             ip: request.ip,
             detail: {

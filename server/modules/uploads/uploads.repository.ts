@@ -39,7 +39,7 @@ export function toUploadItem(
   };
 }
 
-/** Uploads and their share links; every read is scoped to an owner. */
+/** Uploads and their share links; every read is scoped to a workspace. */
 export function createUploadsRepository({ db }: { db: Database }) {
   return {
     /**
@@ -59,19 +59,19 @@ export function createUploadsRepository({ db }: { db: Database }) {
     },
 
     /**
-     * The owner's uploads as list items, newest first: all of them, or `limit` after the one named
+     * The workspace's uploads as list items, newest first: all of them, or `limit` after the one named
      * `after` (none when that name is unknown). `next` names the last item when more may follow.
      */
-    async listForOwner(
-      ownerId: string,
+    async listForWorkspace(
+      workspaceId: string,
       page: { limit?: number; after?: string } = {},
     ): Promise<{ items: UploadItem[]; next?: string }> {
-      const conditions = [eq(uploads.ownerId, ownerId)];
+      const conditions = [eq(uploads.workspaceId, workspaceId)];
       if (page.after !== undefined) {
         const [anchor] = await db
           .select({ createdAt: uploads.createdAt, id: uploads.id })
           .from(uploads)
-          .where(and(eq(uploads.ownerId, ownerId), eq(uploads.storedFilename, page.after)))
+          .where(and(eq(uploads.workspaceId, workspaceId), eq(uploads.storedFilename, page.after)))
           .limit(1);
         if (!anchor) return { items: [] };
         // Keyset paging on the list's own order: a page never repeats or skips rows inserted meanwhile.
@@ -104,10 +104,10 @@ export function createUploadsRepository({ db }: { db: Database }) {
     },
 
     /**
-     * The owner's uploads to check in a batch, oldest first: those named, those whose original name
+     * The workspace's uploads to check in a batch, oldest first: those named, those whose original name
      * contains `search` (case-insensitive, as the My Images search), or all. Names not found are left out.
      */
-    async listToCheck(ownerId: string, choice: { storedFilenames?: string[]; search?: string }) {
+    async listToCheck(workspaceId: string, choice: { storedFilenames?: string[]; search?: string }) {
       const chosen = choice.storedFilenames
         ? inArray(uploads.storedFilename, choice.storedFilenames)
         : choice.search
@@ -122,16 +122,16 @@ export function createUploadsRepository({ db }: { db: Database }) {
           format: uploads.format,
         })
         .from(uploads)
-        .where(and(eq(uploads.ownerId, ownerId), chosen))
+        .where(and(eq(uploads.workspaceId, workspaceId), chosen))
         .orderBy(asc(uploads.createdAt), asc(uploads.id));
     },
 
-    /** The owner's upload of that stored name; 404 when it is unknown or someone else's. */
-    async findForOwner(ownerId: string, storedFilename: string): Promise<UploadRow> {
+    /** The workspace's upload of that stored name; 404 when it is unknown or in another workspace. */
+    async findInWorkspace(workspaceId: string, storedFilename: string): Promise<UploadRow> {
       const [row] = await db
         .select()
         .from(uploads)
-        .where(and(eq(uploads.ownerId, ownerId), eq(uploads.storedFilename, storedFilename)))
+        .where(and(eq(uploads.workspaceId, workspaceId), eq(uploads.storedFilename, storedFilename)))
         .limit(1);
       if (!row) throw notFound('Image not found');
       return row;

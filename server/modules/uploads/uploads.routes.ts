@@ -20,7 +20,8 @@ import {
   NEXT_CURSOR_HEADER,
 } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { WORKSPACE_HEADER } from '../../../contract/workspaces.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { pixelsMayIdentify } from '../../imaging/dicom/deidentify-report.ts';
 import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
@@ -33,13 +34,14 @@ import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploa
 const errors = {
   400: errorResponse,
   401: errorResponse,
+  403: errorResponse,
   404: errorResponse,
   413: errorResponse,
   415: errorResponse,
   422: errorResponse,
 };
 
-/** The image library: upload, list, download, delete and share one's own images. */
+/** The image library of a workspace: upload, list, download, delete and share its images. */
 export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
@@ -53,16 +55,19 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     // The storage layer enforces the real limit (and removes the partial file); this only stops busboy first.
     limits: { fileSize: limit + 1, files: 2, fields: 20, parts: 30, fieldSize: 64 * 1024, headerPairs: 100 },
   });
-  const guarded = { preHandler: app.authenticate };
+  // Reading is every member's; changing the library (and handing out links to it) is for admins and members.
+  const reading = { preHandler: app.inWorkspace('read') };
+  const writing = { preHandler: app.inWorkspace('upload') };
 
-  app.post('/uploads', { ...guarded, schema: { response: { 201: uploadItem, ...errors } } }, async (request, reply) => {
-    const user = currentUser(request);
+  app.post('/uploads', { ...writing, schema: { response: { 201: uploadItem, ...errors } } }, async (request, reply) => {
+    const member = currentMembership(request);
     const file = await receiveUpload(request, app.storage, limit);
     const report = file.deidentification;
     const kept = keepsOriginal(request);
     const row = {
       id: randomUUID(),
-      ownerId: user.id,
+      ownerId: member.userId,
+      workspaceId: member.workspaceId,
       storedFilename: file.storedFilename,
       // A de-identified file is named from its de-identified values: the client's name (often the patient's) is dropped.
       originalName: report?.fileName ?? file.originalName,
@@ -78,7 +83,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     await repo.insert(
       row,
       {
-        userId: user.id,
+        userId: member.userId,
         action: 'upload.create',
         ip: request.ip,
         detail: {
@@ -97,14 +102,22 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   app.get(
     '/uploads',
     {
-      ...guarded,
+      ...reading,
       compress: {},
-      schema: { querystring: uploadListQuery, response: { 200: uploadList, 400: errorResponse, 401: errorResponse } },
+      schema: {
+        querystring: uploadListQuery,
+        response: { 200: uploadList, 400: errorResponse, 401: errorResponse, 404: errorResponse },
+      },
     },
     async (request, reply) => {
       const { limit: pageSize, cursor } = request.query;
-      const page = await repo.listForOwner(currentUser(request).id, { limit: pageSize, after: cursor });
+      const page = await repo.listForWorkspace(currentMembership(request).workspaceId, {
+        limit: pageSize,
+        after: cursor,
+      });
       reply.header(UPLOAD_LIMIT_HEADER, limit);
+      // The same URL lists another library in another workspace: a browser's cache must keep them apart.
+      reply.header('vary', WORKSPACE_HEADER);
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
       return page.items;
     },
@@ -112,13 +125,13 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/uploads/:stored_filename',
-    { ...guarded, schema: { params: storedFilenameParams, response: { 404: errorResponse, 416: errorResponse } } },
+    { ...reading, schema: { params: storedFilenameParams, response: { 404: errorResponse, 416: errorResponse } } },
     async (request, reply) => {
-      const user = currentUser(request);
-      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      const member = currentMembership(request);
+      const upload = await repo.findInWorkspace(member.workspaceId, request.params.stored_filename);
       if (!request.headers.range) {
         await audit.record({
-          userId: user.id,
+          userId: member.userId,
           action: 'upload.download',
           ip: request.ip,
           detail: { stored_filename: upload.storedFilename },
@@ -130,10 +143,13 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
 
   app.delete(
     '/uploads/:stored_filename',
-    { ...guarded, schema: { params: storedFilenameParams, response: { 204: z.null(), 404: errorResponse } } },
+    {
+      ...writing,
+      schema: { params: storedFilenameParams, response: { 204: z.null(), 403: errorResponse, 404: errorResponse } },
+    },
     async (request, reply) => {
-      const user = currentUser(request);
-      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      const member = currentMembership(request);
+      const upload = await repo.findInWorkspace(member.workspaceId, request.params.stored_filename);
       // The row goes first: a crash before the file is removed leaves a file no row names, which the
       // sweep (upload-sweep.ts) removes, never a listed upload without its bytes.
       await repo.delete(upload.id);
@@ -142,7 +158,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
         .catch((error: unknown) => request.log.error({ err: error }, 'file left for the sweep'));
       deletePreviews(app, upload.storedFilename);
       await audit.record({
-        userId: user.id,
+        userId: member.userId,
         action: 'upload.delete',
         ip: request.ip,
         detail: { stored_filename: upload.storedFilename },
@@ -154,18 +170,21 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   app.post(
     '/uploads/:stored_filename/share-links',
     {
-      ...guarded,
+      ...writing,
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-      schema: { params: storedFilenameParams, response: { 201: shareLinkResponse, 404: errorResponse } },
+      schema: {
+        params: storedFilenameParams,
+        response: { 201: shareLinkResponse, 403: errorResponse, 404: errorResponse },
+      },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      const member = currentMembership(request);
+      const upload = await repo.findInWorkspace(member.workspaceId, request.params.stored_filename);
       const now = app.clock();
       const expiresAt = new Date(now.getTime() + SHARE_LINK_TTL_MS);
       const token = await repo.createShareLink(upload.id, expiresAt, now);
       await audit.record({
-        userId: user.id,
+        userId: member.userId,
         action: 'share_link.create',
         ip: request.ip,
         detail: { stored_filename: upload.storedFilename, expires_at: expiresAt.toISOString() },
@@ -177,9 +196,15 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
 
   app.get(
     '/uploads/:stored_filename/share-links',
-    { ...guarded, schema: { params: storedFilenameParams, response: { 200: shareLinkList, 404: errorResponse } } },
+    {
+      ...writing,
+      schema: {
+        params: storedFilenameParams,
+        response: { 200: shareLinkList, 403: errorResponse, 404: errorResponse },
+      },
+    },
     async (request) => {
-      const upload = await repo.findForOwner(currentUser(request).id, request.params.stored_filename);
+      const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
       const links = await repo.listShareLinks(upload.id, app.clock());
       return links.map((link) => ({
         id: link.id,
@@ -191,13 +216,16 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
 
   app.delete(
     '/uploads/:stored_filename/share-links/:id',
-    { ...guarded, schema: { params: shareLinkParams, response: { 204: z.null(), 404: errorResponse } } },
+    {
+      ...writing,
+      schema: { params: shareLinkParams, response: { 204: z.null(), 403: errorResponse, 404: errorResponse } },
+    },
     async (request, reply) => {
-      const user = currentUser(request);
-      const upload = await repo.findForOwner(user.id, request.params.stored_filename);
+      const member = currentMembership(request);
+      const upload = await repo.findInWorkspace(member.workspaceId, request.params.stored_filename);
       if (!(await repo.revokeShareLink(upload.id, request.params.id))) throw notFound('Share link not found');
       await audit.record({
-        userId: user.id,
+        userId: member.userId,
         action: 'share_link.revoke',
         ip: request.ip,
         detail: { stored_filename: upload.storedFilename, share_link_id: request.params.id },

@@ -1,8 +1,9 @@
 import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAtColumn, idColumn, momentColumn } from '../../db/columns.ts';
 import { users } from '../auth/users.table.ts';
+import { workspaces } from '../workspaces/workspaces.table.ts';
 
-/** One stored image (or one DICOM series) owned by one user. */
+/** One stored image (or one DICOM series) in one workspace, uploaded by one user. */
 export const uploads = pgTable(
   'uploads',
   {
@@ -10,6 +11,10 @@ export const uploads = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The workspace whose library holds it; every read is scoped by it. */
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     /** Server-generated name, also the storage key; never derived from the client's name. */
     storedFilename: text('stored_filename').notNull(),
     /** The client's file name with any path removed; display only. */
@@ -31,6 +36,7 @@ export const uploads = pgTable(
   (t) => [
     uniqueIndex('uploads_stored_filename_idx').on(t.storedFilename),
     index('uploads_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('uploads_workspace_created_idx').on(t.workspaceId, t.createdAt),
   ],
 );
 

@@ -1,6 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { $router, trackDashboardPageViews } from '../../stores/router.ts';
+import { $workspaceId } from '../../stores/workspace-choice.ts';
+import { loadWorkspaces } from '../../stores/workspaces.ts';
 import AnalysisView from './analysis/AnalysisView.tsx';
 import DashboardHeader from './DashboardHeader.tsx';
 import ImagesView from './ImagesView.tsx';
@@ -8,6 +10,7 @@ import NotFoundView from './NotFoundView.tsx';
 import OverviewView from './OverviewView.tsx';
 import ProfileView from './ProfileView.tsx';
 import SettingsView from './SettingsView.tsx';
+import WorkspaceView from './WorkspaceView.tsx';
 import './dashboard.css';
 
 // The molecule viewer brings 3Dmol.js: its chunk loads only when that route opens.
@@ -32,6 +35,8 @@ function CurrentView() {
       return <SettingsView />;
     case 'profile':
       return <ProfileView />;
+    case 'workspace':
+      return <WorkspaceView />;
     default:
       return <NotFoundView />;
   }
@@ -40,10 +45,12 @@ function CurrentView() {
 /** The signed-in dashboard: header, then the view of the current /dashboard/* route. */
 export default function DashboardApp() {
   const page = useStore($router);
+  const workspaceId = useStore($workspaceId);
   const main = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
 
   useEffect(() => trackDashboardPageViews(), []);
+  useEffect(() => void loadWorkspaces(), []);
 
   // After an in-app navigation, focus moves to the new view so screen readers announce it.
   useEffect(() => {
@@ -61,7 +68,8 @@ export default function DashboardApp() {
       </a>
       <DashboardHeader />
       <main id="dash-main" className="dash-main" ref={main} tabIndex={-1}>
-        <CurrentView />
+        {/* Keyed by workspace: switching remounts the view, which loads the new workspace's data. */}
+        <CurrentView key={workspaceId ?? 'personal'} />
       </main>
     </div>
   );

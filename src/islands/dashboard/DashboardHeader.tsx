@@ -3,8 +3,9 @@ import { useState } from 'react';
 import { site } from '../../site.ts';
 import { $router, dashboardLinks } from '../../stores/router.ts';
 import UserMenu from './UserMenu.tsx';
+import WorkspaceSwitcher from './WorkspaceSwitcher.tsx';
 
-/** The dashboard's header: brand, the five section links and the user menu. */
+/** The dashboard's header: brand, the five section links, the workspace switcher and the user menu. */
 export default function DashboardHeader() {
   const page = useStore($router);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -37,6 +38,7 @@ export default function DashboardHeader() {
           ))}
         </ul>
       </nav>
+      <WorkspaceSwitcher />
       <UserMenu />
     </header>
   );
