@@ -14,8 +14,19 @@ interface Slice {
   intercept: number;
   spacing: [number, number, number];
   order: number;
+  /** Image Orientation (Patient): the row and column directions in LPS, when the file gives them. */
+  cosines?: number[];
+  /** Image Position (Patient) of the first voxel, in LPS millimetres. */
+  position?: number[];
   pixels: Uint8Array;
 }
+
+const cross = (a: number[], b: number[]) => [
+  a[1]! * b[2]! - a[2]! * b[1]!,
+  a[2]! * b[0]! - a[0]! * b[2]!,
+  a[0]! * b[1]! - a[1]! * b[0]!,
+];
+const dot = (a: number[], b: number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
 
 const numbers = (set: DataSet, tag: string): number[] =>
   (set.string(tag) ?? '')
@@ -37,6 +48,8 @@ function readSlice(buffer: ArrayBuffer): Slice {
   const [rowSpacing = 1, columnSpacing = 1] = numbers(set, 'x00280030');
   const between = numbers(set, 'x00180088')[0] ?? numbers(set, 'x00180050')[0] ?? 1;
   const position = numbers(set, 'x00200032');
+  const cosines = numbers(set, 'x00200037');
+  const oriented = cosines.length === 6;
   return {
     rows: set.uint16('x00280010') ?? 0,
     columns: set.uint16('x00280011') ?? 0,
@@ -46,16 +59,48 @@ function readSlice(buffer: ArrayBuffer): Slice {
     slope: numbers(set, 'x00281053')[0] ?? 1,
     intercept: numbers(set, 'x00281052')[0] ?? 0,
     spacing: [columnSpacing, rowSpacing, between],
-    // Slices stack along the patient axis their position moves along; the instance number breaks ties.
-    order: position[2] ?? Number(set.string('x00200013') ?? 0),
+    // Slices stack along their normal (PS3.3 C.7.6.2): the position projected on it, else the instance number.
+    order:
+      oriented && position.length === 3
+        ? dot(position, cross(cosines.slice(0, 3), cosines.slice(3)))
+        : (position[2] ?? Number(set.string('x00200013') ?? 0)),
+    cosines: oriented ? cosines : undefined,
+    position: position.length === 3 ? position : undefined,
     pixels: new Uint8Array(buffer, pixel.dataOffset, pixel.length),
   };
 }
 
 /**
+ * The NIfTI sform (RAS rows x, y, z of the voxel-to-millimetre affine) of a DICOM stack: x along a row
+ * (the first direction of Image Orientation (Patient)), y down the columns, z along the stack from the
+ * first slice's Image Position to the last's. DICOM's LPS becomes NIfTI's RAS by negating x and y, so
+ * NiiVue shows the scan the standard way and labels its sides truly. Without orientation the voxel grid
+ * scaled by its spacing.
+ */
+function sformOf(first: Slice, last: Slice, depth: number): number[][] {
+  const [sx, sy, sz] = first.spacing;
+  if (!first.cosines || !first.position)
+    return [
+      [sx, 0, 0, 0],
+      [0, sy, 0, 0],
+      [0, 0, sz, 0],
+    ];
+  const row = first.cosines.slice(0, 3);
+  const column = first.cosines.slice(3);
+  const normal = cross(row, column);
+  // The stack's step: the distance between first and last slice shared out, else the normal times the spacing.
+  const step =
+    last.position && depth > 1 && last !== first
+      ? last.position.map((v, i) => (v - first.position![i]!) / (depth - 1))
+      : normal.map((n) => n * sz);
+  const lps = [row.map((v) => v * sx), column.map((v) => v * sy), step, first.position];
+  return [0, 1, 2].map((axis) => lps.map((vector) => (axis < 2 ? -vector[axis]! : vector[axis]!)));
+}
+
+/**
  * Builds one NIfTI-1 volume from uncompressed greyscale DICOM: one multi-frame file, or the slices
  * of one series in any order. Samples, rescale slope/intercept and voxel spacing are kept; the
- * orientation is the scanner grid (rows × columns × slices).
+ * orientation and position come from the slices' geometry (see sformOf).
  * @example await nv.loadFromArrayBuffer(dicomToNifti([bytes]), 'scan.nii')
  */
 export function dicomToNifti(buffers: ArrayBuffer[]): ArrayBuffer {
@@ -79,8 +124,10 @@ export function dicomToNifti(buffers: ArrayBuffer[]): ArrayBuffer {
   view.setFloat32(112, first.slope, true);
   view.setFloat32(116, first.intercept, true);
   view.setUint8(123, 10); // millimetres and seconds
-  view.setInt16(254, 1, true); // sform: the voxel grid scaled by its spacing
-  first.spacing.forEach((p, i) => view.setFloat32(280 + i * 16 + i * 4, p, true));
+  view.setInt16(254, 1, true); // sform_code: scanner coordinates
+  sformOf(first, slices.at(-1)!, depth).forEach((row, r) =>
+    row.forEach((v, c) => view.setFloat32(280 + r * 16 + c * 4, v, true)),
+  );
   [...'n+1\0'].forEach((c, i) => view.setUint8(344 + i, c.charCodeAt(0)));
   const target = new Uint8Array(out, 352);
   let offset = 0;

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { knownSamples, makeDicomImage } from '../../fixtures/dicom-fixtures.ts';
 import { writeDicomFile } from '../../fixtures/dicom-writer.ts';
 import { dicomArchiveToNifti, dicomToNifti } from '../../../src/stores/volume-dicom.ts';
+import { seriesFiles } from '../../fixtures/dicom-series.ts';
 import { volumeFileName } from '../../../src/stores/volume-viewer.ts';
 
 const buffer = (bytes: Uint8Array) => bytes.slice().buffer as ArrayBuffer;
 
-function slice(z: number, fill: number): ArrayBuffer {
+function slice(z: number, fill: number, geometry?: { orientation: string; position: string }): ArrayBuffer {
   const pixels = new Uint8Array(4 * 3 * 2);
   new DataView(pixels.buffer).setUint16(0, fill, true);
   for (let i = 0; i < 12; i++) new DataView(pixels.buffer).setUint16(i * 2, fill + i, true);
@@ -15,7 +16,8 @@ function slice(z: number, fill: number): ArrayBuffer {
     writeDicomFile({
       syntax: 'explicit-le',
       elements: [
-        { tag: '00200032', vr: 'DS', value: `0\\0\\${z}` },
+        { tag: '00200032', vr: 'DS', value: geometry?.position ?? `0\\0\\${z}` },
+        ...(geometry ? [{ tag: '00200037', vr: 'DS', value: geometry.orientation }] : []),
         { tag: '00280002', vr: 'US', value: [1] },
         { tag: '00280004', vr: 'CS', value: 'MONOCHROME2' },
         { tag: '00280010', vr: 'US', value: [3] },
@@ -52,6 +54,31 @@ describe('dicomToNifti', () => {
     expect(header.dims.slice(0, 4)).toEqual([3, 4, 3, 3]);
     const voxels = new Uint16Array(nifti.readImage(header, out));
     expect([voxels[0], voxels[12], voxels[24], voxels[35]]).toEqual([1000, 2000, 3000, 3011]);
+  });
+
+  it('places a series in scanner space from its geometry, so NiiVue shows anterior up and labels sides truly', () => {
+    // An axial CT: rows run to the patient's left, columns to the back, slices upwards 2.5 mm apart.
+    const files = seriesFiles({ slices: 4, size: 8 });
+    const header = nifti.readHeader(dicomToNifti(files.map((f) => buffer(f.bytes)))) as nifti.NIFTI1;
+    expect(header.sform_code).toBe(1);
+    // NIfTI is RAS: the left-going rows are -x, the backward columns -y; the first voxel sits at LPS (-16, -16, 0).
+    expect(header.affine.slice(0, 3).map((row) => row.map((v) => v + 0))).toEqual([
+      [-1, 0, 0, 16],
+      [0, -1, 0, 16],
+      [0, 0, 2.5, 0],
+    ]);
+  });
+
+  it('stacks a sagittal series along its normal, not along z', () => {
+    const sagittal = (x: number, value: number) =>
+      slice(0, value, { orientation: '0\\1\\0\\0\\0\\-1', position: `${x}\\-10\\10` });
+    // The normal of rows to the back and columns downwards points to the patient's right (-x in LPS).
+    const out = dicomToNifti([sagittal(-5, 3000), sagittal(5, 1000), sagittal(0, 2000)]);
+    const header = nifti.readHeader(out) as nifti.NIFTI1;
+    const voxels = new Uint16Array(nifti.readImage(header, out));
+    expect([voxels[0], voxels[12], voxels[24]]).toEqual([1000, 2000, 3000]);
+    // Slices step 5 mm towards the right: +x in RAS.
+    expect(header.affine[0]![2]).toBeCloseTo(5);
   });
 
   it('refuses compressed pixel data with a clear message', async () => {
