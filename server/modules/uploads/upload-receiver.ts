@@ -150,6 +150,10 @@ async function receiveParts(request: FastifyRequest, storage: Storage, limit: nu
     // The cleaning stage may shrink a file below the limit before storage counts it; the parser's own count stands.
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(tooLargeMessage(limit));
     if (code?.startsWith('FST_')) throw badRequest('The upload could not be read');
+    // zlib's refusal of a damaged or cut-short .nii.gz, met while its header is cleaned on arrival.
+    if (code?.startsWith('Z_') || /^unexpected end of file$/.test((error as Error).message ?? '')) {
+      throw unsupportedType('This gzip-compressed file is damaged: it could not be decompressed.');
+    }
     // busboy's own refusals of a malformed body (no boundary, a broken part header, a truncated form).
     if (/^(Multipart: |Malformed |Unexpected end of )/.test((error as Error).message ?? '')) {
       throw badRequest('The upload could not be read');
