@@ -80,3 +80,6 @@ export async function decode({ bytes, hint, limits }: DecodeTask): Promise<Decod
   const answer = { volume: { ...volume, data: own } };
   return transferred(answer, own.buffer as ArrayBuffer);
 }
+
+/** The built-in quality check of one stored file (see modules/qc/check-task.ts). */
+export { check } from '../modules/qc/check-task.ts';

@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { Piscina } from 'piscina';
 import { HttpError } from '../../http-errors.ts';
-import { readObject } from '../previews/volume-loader.ts';
+import { runImagingTask } from '../../workers/imaging-pool.ts';
+import { MAX_DECODE_BYTES, readObject } from '../previews/volume-loader.ts';
 import { uploadStorageKey } from '../uploads/uploads.repository.ts';
-import type { WorkerAnswer } from './batch-check-worker.ts';
 import { checkRow } from './builtin-check.ts';
 import { createQcBatchRepository, type PendingItem } from './qc-batch.repository.ts';
 
@@ -17,43 +16,38 @@ const SCAN_MS = 30_000;
 const CHUNK = 32;
 /** Batches one replica works on at once; others wait, queued, until one ends. */
 const RUNNING_BATCHES = 2;
-/** Threads checking images: one a core, up to four, so a batch cannot take every core of a large host. */
-const THREADS = Math.max(1, Math.min(4, availableParallelism()));
-/** Images in flight per batch: one more than the threads, so reading and storing overlap with checking. */
-const LANES = THREADS + 1;
+/**
+ * Images in flight per batch: one more than the imaging pool's threads (a core each but the event loop's),
+ * so reading and storing one image overlaps with checking another.
+ */
+const LANES = Math.max(1, availableParallelism() - 1) + 1;
 const UNMEASURABLE = 'This image could not be measured.';
 
 /**
- * Runs batch checks in the background: claims a batch by its lease, checks its images on a pool of
- * threads (piscina) and stores each result as a single check is stored. A batch survives a restart:
+ * Runs batch checks in the background: claims a batch by its lease, checks its images on the imaging pool
+ * (the threads that also decode previews) and stores each result as a single check is stored. A batch survives a restart:
  * its images are marked one by one, and whichever replica next holds its lease carries on where it stopped.
  */
 export function createBatchRunner(app: FastifyInstance) {
   const repo = createQcBatchRepository({ db: app.db });
   const active = new Map<string, Promise<void>>();
   const cancelled = new Set<string>();
-  let pool: Piscina | undefined;
   let scan: NodeJS.Timeout | undefined;
   let closing = false;
 
   const leaseUntil = () => new Date(app.clock().getTime() + LEASE_MS);
-  const threads = () =>
-    (pool ??= new Piscina({
-      filename: new URL('./batch-check-worker.ts', import.meta.url).href,
-      minThreads: 0,
-      maxThreads: THREADS,
-      idleTimeout: 30_000,
-    }));
+  // Compressed data inside a file expands no further than for a preview of it.
+  const limits = { maxExpandedBytes: Math.min(app.config.uploadMaxBytes, MAX_DECODE_BYTES) };
 
   async function checkItem(item: PendingItem, ownerId: string): Promise<void> {
     try {
       const bytes = await readObject(app.storage, uploadStorageKey(item.storedFilename));
-      // Only a buffer of its own is handed over: a small read may share Node's pooled buffer.
+      // Moved to the thread, not copied; a small read may share Node's pooled buffer, which must not move.
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      const answer: WorkerAnswer = await threads().run(
-        { bytes, format: item.format },
-        own ? { transferList: [bytes.buffer as ArrayBuffer] } : {},
-      );
+      const input = own ? bytes : bytes.slice();
+      const answer = await runImagingTask('check', { bytes: input, hint: item.format, limits }, [
+        input.buffer as ArrayBuffer,
+      ]);
       if (!answer.ok) return await repo.recordError(item, answer.detail);
       await repo.recordResult(item, checkRow({ uploadId: item.uploadId, ownerId }, answer, app.clock()));
     } catch (error) {
@@ -136,12 +130,11 @@ export function createBatchRunner(app: FastifyInstance) {
       scan = setInterval(() => void runner.resumeWaiting(), SCAN_MS);
       scan.unref();
     },
-    /** Lets the images in flight finish, hands the leases back and stops the threads. */
+    /** Lets the images in flight finish and hands the leases back. */
     async close(): Promise<void> {
       closing = true;
       clearInterval(scan);
       await Promise.allSettled(active.values());
-      await pool?.destroy();
     },
   };
   return runner;
