@@ -20,7 +20,8 @@ function AttributeList({ title, items }: { title: string; items: Deidentificatio
       <summary>
         {title} ({items.length})
       </summary>
-      <ul>
+      {/* Long lists scroll in their own box, which keyboard users reach by Tab. */}
+      <ul tabIndex={0} aria-label={title}>
         {items.map((a) => (
           <li key={a.tag}>
             <code>{a.tag}</code> {a.name}
