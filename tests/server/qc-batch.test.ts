@@ -272,3 +272,28 @@ describe('every route is scoped to the caller and answers bad input with a 4xx',
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/qc/batches' })).statusCode).toBe(401);
   });
 });
+
+describe('a batch is held by one server at a time, through its lease', () => {
+  it('is not taken while another holds a live lease, and is taken once that lease has lapsed', async () => {
+    const { createQcBatchRepository } = await import('../../server/modules/qc/qc-batch.repository.ts');
+    const repo = createQcBatchRepository({ db: database.db });
+    const who = await createSignedInUser(t);
+    const [name] = await uploadMany(who, 1, 'leased', await phantomDicom());
+    const [upload] = await t.app.db.query.uploads.findMany({ where: (u, { eq }) => eq(u.storedFilename, name!) });
+    const now = new Date();
+    const minutes = (n: number) => new Date(now.getTime() + n * 60_000);
+    // Made straight in the database, so no server here starts it.
+    const batch = await repo.create(who.id, { scope: 'library', query: null }, [upload!], now);
+    expect(await repo.claim(batch.id, now, minutes(1))).toEqual({ ownerId: who.id });
+    // A second server finds it held while the first one's lease runs…
+    expect(await repo.claimable(now)).not.toContain(batch.id);
+    expect(await repo.claim(batch.id, now, minutes(1))).toBeUndefined();
+    // …and takes it once the lease has lapsed, as after a crash.
+    expect(await repo.claimable(minutes(2))).toContain(batch.id);
+    expect(await repo.claim(batch.id, minutes(2), minutes(3))).toEqual({ ownerId: who.id });
+    // A cancelled batch is nobody's to take, and its lease cannot be renewed.
+    await repo.cancel(who.id, batch.id, minutes(2));
+    expect(await repo.renew(batch.id, minutes(4))).toBe(false);
+    expect(await repo.claimable(minutes(10))).not.toContain(batch.id);
+  });
+});
