@@ -6,7 +6,13 @@ export type PreviewAxis = z.infer<typeof previewAxis>;
 
 /** Quality measurements of one image (the built-in engine's inputs). */
 export const qualityMetrics = z.object({
-  modality: z.string().describe('DICOM modality code used to pick thresholds (MR, CT, CR, US, PT, NM, SM, OT)'),
+  modality: z.string().describe('DICOM modality code of the image (MR, CT, CR, US, PT, NM, SM, OT…)'),
+  family: z
+    .enum(['CT', 'MR', 'XR', 'US', 'NM', 'SM'])
+    .describe('Family the image is judged as: CT, MR, XR (projection radiography), US, NM (PET/NM), SM (slides)'),
+  measures: z
+    .record(z.string(), z.number())
+    .describe('The family’s own measurements (CT noise in HU, MR SNR and CJV, slide tissue coverage…), all finite'),
   dimensions: z.array(z.number().int()).length(3).describe('Width, height and slices measured'),
   foregroundFraction: z.number().describe('Fraction of voxels in the Otsu foreground mask'),
   noiseSigma: z.number().describe('Background noise standard deviation (Rayleigh-corrected for MR magnitude)'),

@@ -37,6 +37,18 @@ export const qcSummary = z.object({
   confidence: z.number().int().min(0).max(100).describe('Confidence of the verdict, 0–100'),
   issues: z.array(z.string()).describe('Problems found'),
   fixes: z.array(z.string()).describe('Suggested fixes, one per issue'),
+  measurements: z
+    .array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        value: z.number(),
+        text: z.string().describe('The value with its unit'),
+        expected: z.string().optional().describe('Range a good image of this modality falls in'),
+        status: z.enum(['ok', 'review', 'fail', 'info']).describe('info: reported, not judged'),
+      }),
+    )
+    .describe('Every measurement of the image with its expected range'),
   metrics: qualityMetrics,
 });
 export type QcSummary = z.infer<typeof qcSummary>;

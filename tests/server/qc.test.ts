@@ -44,10 +44,13 @@ describe('POST /llm/generate-messages with the built-in engine', () => {
     expect(body.model).toBe('lumenqc-builtin-1');
     const text: string = body.choices[0].message.content;
     expect(text).toMatch(/^QC verdict: Pass \(MR, 128×128×1\)\./);
-    expect(text).toMatch(/^Issues: none found \(SNR \d/m);
+    expect(text).toMatch(/^Issues: none found\.$/m);
+    expect(text).toMatch(/^Measurements: SNR \(Rician-corrected\) \d+\.\d \(expected ≥ \d/m);
     expect(text).toMatch(/^Confidence: \d{1,3}\/100$/m);
     expect(text).toMatch(/^Suggested fixes: none needed\.$/m);
     expect(body.qc).toMatchObject({ verdict: 'pass', stored_filename: item.stored_filename, issues: [] });
+    expect(body.qc.metrics.family).toBe('MR');
+    expect(body.qc.measurements.find((m: { key: string }) => m.key === 'snr')).toMatchObject({ status: 'ok' });
   });
 
   it('fails a strongly degraded phantom, listing issues and fixes', async () => {

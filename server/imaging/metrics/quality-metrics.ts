@@ -1,6 +1,12 @@
 import type { ImageVolume } from '../volume.ts';
 import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
+import type { MeasureContext, Measures } from './context.ts';
+import { ctMeasures } from './ct-metrics.ts';
 import { finiteOr, finiteValues } from './finite.ts';
+import { histologyMeasures } from './histology-metrics.ts';
+import { modalityFamily, type ModalityFamily } from './modality.ts';
+import { mrMeasures } from './mr-metrics.ts';
+import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
 import { histogram, moments, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
 import { measurementGrid } from './measurement-grid.ts';
@@ -10,6 +16,10 @@ import { ghostRatio, laplacianVariance } from './sharpness.ts';
 /** Every measurement the check is based on; ratios are plain numbers, fractions 0–1. */
 export interface QualityMetrics {
   modality: string;
+  /** The family the image is judged as (CT, MR, XR for projection radiography, US, NM for PET/NM, SM for slides). */
+  family: ModalityFamily;
+  /** The family's own measurements (CT noise in HU, MR SNR and CJV, slide tissue coverage…), all finite. */
+  measures: Measures;
   dimensions: [number, number, number];
   foregroundFraction: number;
   noiseSigma: number;
@@ -80,6 +90,7 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     volume.modality ??
     (volume.channels === 3 ? 'SM' : volume.format === 'nii' || volume.format === 'nrrd' ? 'MR' : 'OT')
   ).toUpperCase();
+  const family = modalityFamily(volume);
   // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
   const all = histogram(values);
   const { mask: object } = foregroundMask(values, volume.channels === 3, all);
@@ -114,23 +125,61 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
   const pileUp = all.counts[all.counts.length - 1]! / Math.max(1, all.total);
   const range =
     Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
+  const efc = entropyFocus(values, all, offset);
+  const ghost = enoughBackground ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
+  const fber = enoughBackground ? energyRatio(values, object, background, offset) : 0;
+  const context: MeasureContext = {
+    values,
+    rgb: volume.channels === 3 ? volume.data : undefined,
+    width,
+    height,
+    storedRange: volume.storedRange,
+    invert: volume.invert,
+    object,
+    band,
+    grown,
+  };
   return finiteMetrics({
     modality,
+    family: family === 'SM' && !context.rgb ? 'XR' : family,
+    measures: familyMeasures(family, context, { efc, fber: Math.min(fber, 1e6), ghost }),
     dimensions: [whole.width, whole.height, whole.depth],
     foregroundFraction: fg.n / values.length,
     noiseSigma: noise.sigma,
     noiseModel: noise.model,
     snr: fg.mean / sigma,
     cnr: Math.abs(fg.mean - noise.mean) / sigma,
-    efc: entropyFocus(values, all, offset),
-    fber: enoughBackground ? energyRatio(values, object, background, offset) : 0,
+    efc,
+    fber,
     sharpness: laplacianVariance(values, width, height, band, span) * 1000,
     // A pile-up of more than 1% of voxels in the top histogram bin is clipping even below the type's maximum.
     clippedFraction: Math.max(clipped / values.length, pileUp > 0.01 && volume.channels === 1 ? pileUp : 0),
     dynamicRangeUsed: Math.min(1, range),
-    ghostRatio: enoughBackground ? ghostRatio(values, width, height, object, grown, fg.mean) : 0,
+    ghostRatio: ghost ?? 0,
     colour: volume.channels === 3 ? colourMetrics(volume.data, object, width, height) : undefined,
   });
+}
+
+/** The measurements of the image's family; a grey image labelled as a slide is judged as a projection image. */
+function familyMeasures(
+  family: ModalityFamily,
+  c: MeasureContext,
+  mr: { efc: number; fber: number; ghost?: number },
+): Measures {
+  switch (family) {
+    case 'CT':
+      return ctMeasures(c);
+    case 'MR':
+      return mrMeasures(c, mr);
+    case 'US':
+      return ultrasoundMeasures(c);
+    case 'NM':
+      return nuclearMeasures(c);
+    case 'SM':
+      return c.rgb ? histologyMeasures(c) : projectionMeasures(c);
+    default:
+      return projectionMeasures(c);
+  }
 }
 
 /** The metrics with every number made finite (a ratio over an empty mask or a zero spread is 0). */

@@ -49,7 +49,7 @@ export function checkRow(
     verdict: assessment.verdict,
     confidence: answer?.confidence ?? assessment.confidence,
     text: answer?.content ?? builtinSummary(metrics, assessment),
-    metrics: { ...metrics, issues: assessment.issues, fixes: assessment.fixes },
+    metrics: { ...metrics, issues: assessment.issues, fixes: assessment.fixes, measurements: assessment.measures },
     createdAt,
   };
 }

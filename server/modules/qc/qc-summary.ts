@@ -1,5 +1,6 @@
 import type { QcVerdict } from '../../../contract/qc.ts';
 import type { QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
+import { formatMeasure, MEASURE_LABELS } from '../../imaging/qc-detectors.ts';
 import type { QualityAssessment } from '../../imaging/verdict.ts';
 
 /** Name of the built-in engine, as stored and answered in `model`. */
@@ -9,33 +10,30 @@ export const PROMPT_VERSION = 'qc-summary-v1';
 
 const verdictLabel: Record<QcVerdict, string> = { pass: 'Pass', review: 'Review', fail: 'Fail' };
 
-/** The key measurements in one line, for the summary and the upstream prompt. */
+/** The family's measurements in one line, for the upstream prompt. */
 export function metricsLine(m: QualityMetrics): string {
-  if (m.colour) {
-    return `focus ${m.colour.focus.toFixed(2)}, tissue coverage ${(m.colour.tissueCoverage * 100).toFixed(0)}%, colour cast ${(m.colour.colourCast * 100).toFixed(1)}%`;
-  }
-  return [
-    `SNR ${m.snr.toFixed(1)}`,
-    `CNR ${m.cnr.toFixed(1)}`,
-    `noise sigma ${m.noiseSigma.toPrecision(3)} (${m.noiseModel})`,
-    `EFC ${m.efc.toFixed(2)}`,
-    `FBER ${m.fber >= 1000 ? m.fber.toExponential(1) : m.fber.toFixed(1)}`,
-    `sharpness ${m.sharpness.toFixed(2)}`,
-    `ghosting ${(m.ghostRatio * 100).toFixed(1)}%`,
-    `clipped ${(m.clippedFraction * 100).toFixed(2)}%`,
-  ].join(', ');
+  return Object.entries(m.measures)
+    .map(([key, value]) => `${MEASURE_LABELS[key]?.label ?? key} ${formatMeasure(key, value)}`)
+    .join(', ');
+}
+
+/** Each measurement with the range expected of a good image of this modality, so the verdict can be followed. */
+export function measurementsLine(a: QualityAssessment): string {
+  return a.measures.map((r) => `${r.label} ${r.text}${r.expected ? ` (expected ${r.expected})` : ''}`).join('; ');
 }
 
 /**
- * The built-in engine's short QC summary (SPEC §7): verdict, issues, confidence 0–100 and suggested fixes.
- * @example builtinSummary(metrics, { verdict: 'pass', confidence: 93, issues: [], fixes: [] })
- * // 'QC verdict: Pass (MR, 256×256×1).\nIssues: none found …\nConfidence: 93/100\nSuggested fixes: none needed.'
+ * The built-in engine's short QC summary (SPEC §7): verdict, issues, confidence 0–100 and suggested fixes,
+ * with every measurement and its expected range after the issues.
+ * @example builtinSummary(metrics, assessment)
+ * // 'QC verdict: Pass (MR, 256×256×1).\nIssues: none found.\nMeasurements: SNR (Rician-corrected) 41.2 (expected ≥ 9.3); …\nConfidence: 93/100\nSuggested fixes: none needed.'
  */
 export function builtinSummary(m: QualityMetrics, a: QualityAssessment): string {
   const [w, h, d] = m.dimensions;
   return [
     `QC verdict: ${verdictLabel[a.verdict]} (${m.modality}, ${w}×${h}×${d}).`,
-    a.issues.length ? `Issues: ${a.issues.join('; ')}.` : `Issues: none found (${metricsLine(m)}).`,
+    a.issues.length ? `Issues: ${a.issues.join('; ')}.` : 'Issues: none found.',
+    `Measurements: ${measurementsLine(a)}.`,
     `Confidence: ${a.confidence}/100`,
     a.fixes.length ? `Suggested fixes: ${a.fixes.join(' ')}` : 'Suggested fixes: none needed.',
   ].join('\n');

@@ -100,6 +100,7 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
         confidence: row.confidence,
         issues: assessment.issues,
         fixes: assessment.fixes,
+        measurements: assessment.measures,
         metrics,
       },
     };

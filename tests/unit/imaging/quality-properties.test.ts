@@ -58,7 +58,7 @@ const image = fc
     };
   });
 
-describe('the engine on any image (property tests)', () => {
+describe('the engine on any image (property tests)', { timeout: 120_000 }, () => {
   it('measures only finite numbers, gives pass/review/fail and an integer confidence 0–100', () => {
     fc.assert(
       fc.property(image, (volume) => {

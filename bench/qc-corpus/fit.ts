@@ -1,0 +1,142 @@
+// Fits the QC model's limits and confidence calibration on the training split and writes them, with how
+// they were made, to server/imaging/qc-model.ts. Run: node bench/qc-corpus/fit.ts
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { quantile } from '../../server/imaging/metrics/image-stats.ts';
+import type { ModalityFamily } from '../../server/imaging/metrics/modality.ts';
+import { measureQuality } from '../../server/imaging/metrics/quality-metrics.ts';
+import { DETECTORS, type DetectorLimits, type QcModel } from '../../server/imaging/qc-detectors.ts';
+import { QC_MODEL } from '../../server/imaging/qc-model.ts';
+import { FAMILIES, syntheticSplit, type Sample } from './corpus.ts';
+import { TRAIN_SETTINGS } from './generate.ts';
+
+/** The training split: seed 1, the training generator settings. */
+export const TRAIN = { seed: 1, size: { clean: 80, perDegradation: 10 } };
+
+interface Row {
+  family: ModalityFamily;
+  kind: Sample['kind'];
+  strength?: Sample['strength'];
+  measures: Record<string, number>;
+}
+
+const oriented = (direction: 'high' | 'low', v: number) => (direction === 'high' ? v : -v);
+
+/**
+ * A detector's limits: review halfway between the worst clean image and the 5th percentile of the strongly
+ * degraded images it targets when they separate, and at least a quarter of the clean spread beyond the
+ * worst clean image (so images a little outside the training ones are not flagged); fail halfway on to the
+ * strong images' lower quartile.
+ */
+function fitLimits(clean: number[], strong: number[]): DetectorLimits {
+  const center = quantile(clean, 50);
+  const edge = Math.max(...clean);
+  const spread = Math.max(edge - center, 1e-6);
+  const low = strong.length ? quantile(strong, 5) : edge + spread;
+  const review = Math.max(low > edge ? (edge + low) / 2 : edge, edge + 0.25 * spread);
+  const q25 = strong.length ? quantile(strong, 25) : review;
+  return { review, fail: q25 > review ? (review + q25) / 2 : review, center };
+}
+
+/** One-feature logistic regression (Newton's method, a little ridge on the slope). */
+function fitLogistic(x: number[], y: number[]): { a: number; b: number } {
+  let a = 1,
+    b = 0;
+  for (let it = 0; it < 50; it++) {
+    let ga = 0,
+      gb = 0,
+      haa = 1e-3,
+      hab = 0,
+      hbb = 1e-6;
+    for (let i = 0; i < x.length; i++) {
+      const p = 1 / (1 + Math.exp(-(a * x[i]! + b)));
+      const e = p - y[i]!;
+      const w = p * (1 - p);
+      ga += e * x[i]!;
+      gb += e;
+      haa += w * x[i]! * x[i]!;
+      hab += w * x[i]!;
+      hbb += w;
+    }
+    ga += 1e-3 * a;
+    const det = haa * hbb - hab * hab;
+    if (!(Math.abs(det) > 1e-12)) break;
+    a -= (hbb * ga - hab * gb) / det;
+    b -= (haa * gb - hab * ga) / det;
+  }
+  return { a, b };
+}
+
+/** The worst detector score of a measured image under given limits (as assessQuality computes it). */
+export function worstScore(
+  family: ModalityFamily,
+  measures: Record<string, number>,
+  limits: Record<string, DetectorLimits>,
+) {
+  let worst = -4;
+  for (const d of DETECTORS[family]) {
+    const l = limits[d.id];
+    if (!l) continue;
+    const x = oriented(d.direction, measures[d.measure] ?? 0);
+    worst = Math.max(worst, Math.min(4, Math.max(-4, (x - l.review) / Math.max(1e-9, Math.abs(l.review - l.center)))));
+  }
+  return worst;
+}
+
+async function main() {
+  // Families named on the command line are refitted alone; the others keep their committed parameters.
+  const only = process.argv.slice(2) as ModalityFamily[];
+  const rows: Row[] = [];
+  const started = performance.now();
+  for (const s of syntheticSplit(TRAIN.seed, TRAIN_SETTINGS, TRAIN.size)) {
+    if (only.length && !only.includes(s.family)) continue;
+    rows.push({ family: s.family, kind: s.kind, strength: s.strength, measures: measureQuality(s.volume).measures });
+    if (rows.length % 200 === 0)
+      console.log(`${rows.length} images measured (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const families = { ...QC_MODEL.families } as QcModel['families'];
+  for (const family of FAMILIES) {
+    if (only.length && !only.includes(family)) continue;
+    const mine = rows.filter((r) => r.family === family);
+    const limits: Record<string, DetectorLimits> = {};
+    for (const d of DETECTORS[family]) {
+      const clean = mine
+        .filter((r) => r.kind === 'clean')
+        .map((r) => oriented(d.direction, r.measures[d.measure] ?? 0));
+      const strong = mine
+        .filter((r) => r.strength === 'strong' && d.targets.includes(r.kind as never))
+        .map((r) => oriented(d.direction, r.measures[d.measure] ?? 0));
+      if (!clean.length) continue;
+      const fitted = fitLimits(clean, strong);
+      if (d.bounds) {
+        // The bounds are on the measure's scale; on the oriented scale a 'low' detector's are negated.
+        const [a, b] = d.bounds.map((v) => oriented(d.direction, v)) as [number, number];
+        const review = Math.min(Math.max(a, b), Math.max(Math.min(a, b), fitted.review));
+        fitted.fail = Math.max(fitted.fail, review);
+        fitted.review = review;
+      }
+      limits[d.id] = fitted;
+    }
+    // Calibrated on what the verdict is meant to tell apart: clean images and strongly degraded ones.
+    const judged = mine.filter((r) => r.kind === 'clean' || r.strength === 'strong');
+    const x = judged.map((r) => worstScore(family, r.measures, limits));
+    const y = judged.map((r) => (r.kind === 'clean' ? 0 : 1));
+    families[family] = { limits, calibration: fitLogistic(x, y) };
+    console.log(family, JSON.stringify(families[family]));
+  }
+  const model: QcModel = {
+    version: 'qc-model-1',
+    provenance: `bench/qc-corpus/fit.ts on the training split (seed ${TRAIN.seed}, ${TRAIN.size.clean} clean images per family and ${TRAIN.size.perDegradation} per degradation and strength)`,
+    families,
+  };
+  const round = (v: number) => Number(v.toPrecision(5));
+  const json = JSON.stringify(model, (_, v) => (typeof v === 'number' ? round(v) : v), 2);
+  writeFileSync(
+    'server/imaging/qc-model.ts',
+    `import type { QcModel } from './qc-detectors.ts';\n\n/** The fitted limits and confidence calibration; written by bench/qc-corpus/fit.ts, not by hand. */\nexport const QC_MODEL: QcModel = ${json};\n`,
+  );
+  execFileSync('npx', ['prettier', '--write', 'server/imaging/qc-model.ts'], { stdio: 'ignore' });
+  console.log(`written server/imaging/qc-model.ts in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,22 @@
+/** What every modality's measurements start from: the sampled, finite grey values and the object mask. */
+export interface MeasureContext {
+  /** Grey values of the measurement grid (luminance for colour), all finite. */
+  values: Float32Array;
+  /** Interleaved RGB of the grid, for colour images. */
+  rgb?: Float32Array;
+  width: number;
+  height: number;
+  /** Smallest and largest value the stored type can hold (may be infinite for float images). */
+  storedRange: [number, number];
+  /** MONOCHROME1: high values are dark. */
+  invert: boolean;
+  /** Otsu foreground: the object (bright on dark, or for slides the dark tissue on white). */
+  object: Uint8Array;
+  /** The object grown by 2 voxels in-plane (its edge band included). */
+  band: Uint8Array;
+  /** The object grown by 3 voxels: what is outside is background. */
+  grown: Uint8Array;
+}
+
+/** Named measurements of one image, every value finite. */
+export type Measures = Record<string, number>;

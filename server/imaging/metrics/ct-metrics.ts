@@ -1,0 +1,181 @@
+import type { MeasureContext, Measures } from './context.ts';
+import { blockStats, edgeBlur, pick, quantile } from './image-stats.ts';
+import { dilate } from './mask.ts';
+import { smoothInPlane } from './sharpness.ts';
+
+const SOFT: [number, number] = [-150, 250];
+
+const ANGLES = 36;
+const SEGMENTS = 8;
+
+/** The median of the finite entries, 0 for none. */
+function medianOf(values: number[]): number {
+  if (!values.length) return 0;
+  const sorted = values.slice().sort((x, y) => x - y);
+  return sorted[sorted.length >> 1]!;
+}
+
+/**
+ * Streaks and rings, in HU, from the high-pass residual of homogeneous tissue (clipped at ±150 HU). A streak
+ * is a straight line whose residual keeps one sign all along it; a ring is a circle about the centre (the
+ * rotation axis) that keeps one sign all around. Each line is cut into 8 segments and each circle into 16
+ * sectors; a line's or circle's amplitude is the median of its pieces' mean residuals, so anatomy edges,
+ * which only touch a few pieces, do not count, and noise averages out. The score is the mean of the three
+ * largest amplitudes. (An amplitude in HU rather than a z-score: real reconstructions have correlated
+ * noise, which inflates every z-score.)
+ */
+function lineScores(residual: Float32Array, keep: Uint8Array, width: number, height: number) {
+  const slices = residual.length / (width * height);
+  const cx = (width - 1) / 2,
+    cy = (height - 1) / 2;
+  const diag = Math.ceil(Math.hypot(width, height)) + 1;
+  const lineSum = new Float64Array(ANGLES * diag * SEGMENTS);
+  const lineN = new Uint32Array(lineSum.length);
+  const ringSum = new Float64Array(diag * 16);
+  const ringN = new Uint32Array(ringSum.length);
+  const cos = Array.from({ length: ANGLES }, (_, a) => Math.cos((Math.PI * a) / ANGLES));
+  const sin = Array.from({ length: ANGLES }, (_, a) => Math.sin((Math.PI * a) / ANGLES));
+  const segment = diag / SEGMENTS;
+  // Four slices at most: the line sums cost 36 passes per voxel.
+  const zStep = Math.max(1, Math.ceil(slices / 4));
+  for (let z = 0; z < slices; z += zStep) {
+    const o = z * width * height;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const i = o + y * width + x;
+        if (!keep[i]) continue;
+        const r = Math.max(-150, Math.min(150, residual[i]!));
+        const dx = x - cx,
+          dy = y - cy;
+        const rad = Math.min(diag - 1, Math.round(Math.hypot(dx, dy)));
+        const sector = Math.min(15, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 16));
+        ringSum[rad * 16 + sector]! += r;
+        ringN[rad * 16 + sector]!++;
+        for (let a = 0; a < ANGLES; a++) {
+          const t = Math.min(diag - 1, Math.max(0, Math.round(dx * cos[a]! + dy * sin[a]! + diag / 2)));
+          const along = Math.min(
+            SEGMENTS - 1,
+            Math.max(0, Math.floor((-dx * sin[a]! + dy * cos[a]! + diag / 2) / segment)),
+          );
+          const k = (a * diag + t) * SEGMENTS + along;
+          lineSum[k]! += r;
+          lineN[k]!++;
+        }
+      }
+    }
+  }
+  const score = (sum: Float64Array, n: Uint32Array, pieces: number, minPieces: number) => {
+    const medians: number[] = [];
+    for (let line = 0; line < sum.length / pieces; line++) {
+      const z: number[] = [];
+      for (let p = 0; p < pieces; p++) {
+        const k = line * pieces + p;
+        if (n[k]! >= 6) z.push(sum[k]! / n[k]!);
+      }
+      if (z.length >= minPieces) medians.push(Math.abs(medianOf(z)));
+    }
+    medians.sort((x, y) => y - x);
+    return medians.slice(0, 3).reduce((x, y) => x + y, 0) / Math.max(1, Math.min(3, medians.length));
+  };
+  return { streaks: score(lineSum, lineN, SEGMENTS, 3), rings: score(ringSum, ringN, 16, 6) };
+}
+
+/**
+ * CT in Hounsfield units: noise as the SD of homogeneous soft-tissue blocks (air when there is no soft
+ * tissue), HU calibration (air near -1000, soft tissue near 0–60), CNR of soft tissue against fat, streaks,
+ * rings, clipping at the scanner limits and edge blur. No mean-signal SNR: water is 0 HU.
+ */
+export function ctMeasures(c: MeasureContext): Measures {
+  const { values, width, height } = c;
+  const n = values.length;
+  const soft = new Uint8Array(n),
+    air = new Uint8Array(n),
+    body = new Uint8Array(n),
+    fat = new Uint8Array(n);
+  let softN = 0,
+    airN = 0,
+    bodyN = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v >= SOFT[0] && v <= SOFT[1]) {
+      soft[i] = 1;
+      softN++;
+    }
+    // Below -1100 is padding outside the reconstructed circle, not air.
+    if (v >= -1100 && v <= -400) {
+      air[i] = 1;
+      airN++;
+    }
+    if (v > -500) {
+      body[i] = 1;
+      bodyN++;
+    }
+    if (v >= -150 && v <= -50) fat[i] = 1;
+  }
+  const blocks = blockStats(values, width, height, 8, soft);
+  const airBlocks = blockStats(values, width, height, 8, air);
+  const softSd = pick(blocks.sd, (k) => blocks.inside[k] === 1 && blocks.sd[k]! > 0);
+  const airSd = pick(airBlocks.sd, (k) => airBlocks.inside[k] === 1 && airBlocks.sd[k]! > 0);
+  // The quietest quarter of whole blocks is homogeneous tissue; edges and structure only raise a block's SD.
+  const noise = softSd.length >= 4 ? quantile(softSd, 25) : airSd.length >= 4 ? quantile(airSd, 25) : 0;
+  // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
+  const airHu = airN
+    ? quantile(
+        pick(values, (i) => air[i] === 1),
+        10,
+      )
+    : -1000;
+  const softValues = pick(values, (i) => soft[i] === 1);
+  const softHu = softN ? quantile(softValues, 50) : 40;
+  const fatHu = quantile(
+    pick(values, (i) => fat[i] === 1),
+    50,
+  );
+  // Calibration error in HU: how far air is from -1000 and soft tissue from the 0–60 band.
+  // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -800 is fine.
+  const huError = Math.max(
+    airN > n * 0.01 ? Math.max(0, airHu + 800, -1100 - airHu) : 0,
+    softN > n * 0.02 ? Math.max(0, -20 - softHu, softHu - 80) : 0,
+  );
+  const smooth = smoothInPlane(values, width, height);
+  const residual = new Float32Array(n);
+  for (let i = 0; i < n; i++) residual[i] = values[i]! - smooth[i]!;
+  // Tissue judged on the smoothed image, so the streaks themselves do not take their pixels out of it.
+  const smoothSoft = Uint8Array.from(smooth, (v) => (v >= SOFT[0] && v <= SOFT[1] ? 1 : 0));
+  // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values keep them out.
+  const edges = dilate(
+    Uint8Array.from(smoothSoft, (s, i) => (s && values[i]! > -300 && values[i]! < 400 ? 0 : 1)),
+    width,
+    height,
+    2,
+  );
+  const keep = Uint8Array.from(smoothSoft, (s, i) => (s && !edges[i] ? 1 : 0));
+  const residualSd = quantile(pick(residual, (i) => keep[i] === 1).map(Math.abs), 50) * 1.4826;
+  const lines = residualSd > 0 ? lineScores(residual, keep, width, height) : { streaks: 0, rings: 0 };
+  const [, high] = c.storedRange;
+  let atLimit = 0,
+    atTop = 0;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) if (values[i]! > max) max = values[i]!;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (!body[i]) continue;
+    if (v >= high || v >= 3071) atLimit++;
+    if (v === max) atTop++;
+  }
+  // Values clamped to a window on export pile up at the top; a lone brightest voxel is not clipping.
+  const clipped = Math.max(atLimit, atTop >= 2 ? atTop : 0) / Math.max(1, bodyN);
+  const clamped = new Float32Array(n);
+  for (let i = 0; i < n; i++) clamped[i] = Math.max(-1000, Math.min(1000, values[i]!));
+  return {
+    noise_hu: noise,
+    air_hu: airHu,
+    soft_tissue_hu: softHu,
+    hu_error: huError,
+    cnr: noise > 0 && fatHu < 0 ? Math.abs(softHu - fatHu) / noise : 0,
+    streaks: lines.streaks,
+    rings: lines.rings,
+    clipped,
+    blur: edgeBlur(clamped, width, height, dilate(body, width, height, 2)),
+  };
+}

@@ -1,0 +1,89 @@
+import type { MeasureContext, Measures } from './context.ts';
+import { blurEffect } from './image-stats.ts';
+import { dilate } from './mask.ts';
+
+/** Hue in degrees (0–360) and saturation (0–1, HSV) of an RGB triple in 0–1. */
+function hueSaturation(r: number, g: number, b: number): [number, number] {
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b);
+  const d = max - min;
+  if (d <= 0) return [0, 0];
+  const h = max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  return [h * 60, max > 0 ? d / max : 0];
+}
+
+/** Degrees by which a hue lies outside the pink-to-purple arc of H&E (240°–380°, i.e. up to 20°). */
+function outsideStainArc(hue: number): number {
+  const h = hue < 60 ? hue + 360 : hue;
+  return h >= 240 && h <= 380 ? 0 : Math.min(Math.abs(h - 240), Math.abs(h - 380));
+}
+
+/**
+ * Histology slides, in the spirit of HistoQC: a tissue mask first (darker or saturated, not pen), then
+ * focus judged on tissue only, tissue coverage, pen marks (saturated blue/green or near-black strokes),
+ * tissue brightness and contrast, the colour cast of the empty glass (its white point off neutral) and how
+ * far the tissue's mean hue is from the pink/purple of H&E.
+ */
+export function histologyMeasures(c: MeasureContext): Measures {
+  const { width, height } = c;
+  const rgb = c.rgb!;
+  const pixels = rgb.length / 3;
+  const top = Number.isFinite(c.storedRange[1]) && c.storedRange[1] > 0 ? c.storedRange[1] : 255;
+  const tissue = new Uint8Array(pixels);
+  const grey = new Float32Array(pixels);
+  let tissueN = 0,
+    penN = 0,
+    glassN = 0,
+    lumSum = 0,
+    lumSq = 0,
+    sinH = 0,
+    cosH = 0;
+  const glass = [0, 0, 0];
+  // The glass is the brightest class: within 0.08 of the 95th percentile of luminance, and not strongly coloured.
+  const lums = new Float32Array(pixels);
+  for (let p = 0; p < pixels; p++)
+    lums[p] = (0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!) / top;
+  const bright = Float32Array.from(lums).sort()[Math.floor(pixels * 0.95)] ?? 1;
+  for (let p = 0; p < pixels; p++) {
+    const r = rgb[p * 3]! / top,
+      g = rgb[p * 3 + 1]! / top,
+      b = rgb[p * 3 + 2]! / top;
+    const lum = 0.299 * r + 0.587 * g + 0.114 * b;
+    grey[p] = lum;
+    const [hue, sat] = hueSaturation(r, g, b);
+    const pen = (sat > 0.3 && hue >= 75 && hue <= 235 && lum < 0.85) || lum < 0.12;
+    if (pen) {
+      penN++;
+      continue;
+    }
+    // Glass stays the brightest, least coloured class even under a cast; all else that is not ink is tissue.
+    if (!(lum >= 0.75 && lum >= bright - 0.08 && sat < 0.4)) {
+      tissue[p] = 1;
+      tissueN++;
+      lumSum += lum;
+      lumSq += lum * lum;
+      sinH += sat * Math.sin((hue * Math.PI) / 180);
+      cosH += sat * Math.cos((hue * Math.PI) / 180);
+    } else {
+      glassN++;
+      glass[0]! += r;
+      glass[1]! += g;
+      glass[2]! += b;
+    }
+  }
+  const meanLum = tissueN ? lumSum / tissueN : 0;
+  const white = glass.map((s) => (glassN ? s / glassN : 0));
+  const average = (white[0]! + white[1]! + white[2]!) / 3;
+  const meanHue = ((Math.atan2(sinH, cosH) * 180) / Math.PI + 360) % 360;
+  return {
+    tissue_coverage: tissueN / Math.max(1, pixels),
+    focus_blur: tissueN > 64 ? blurEffect(grey, width, height, dilate(tissue, width, height, 1)) : 1,
+    pen_marks: penN / Math.max(1, pixels),
+    brightness: meanLum,
+    contrast: tissueN ? Math.sqrt(Math.max(0, lumSq / tissueN - meanLum * meanLum)) : 0,
+    // The cast is read on the glass, which should be neutral; without glass to look at, none is claimed.
+    colour_cast:
+      glassN > pixels * 0.02 && average > 0 ? Math.max(...white.map((w) => Math.abs(w - average))) / average : 0,
+    stain_hue_offset: tissueN > 64 && Math.hypot(sinH, cosH) / tissueN > 0.05 ? outsideStainArc(meanHue) : 0,
+  };
+}

@@ -1,0 +1,139 @@
+import type { MeasureContext, Measures } from './context.ts';
+import { blockStats, blurEffect, edgeBlur, pick, pileUp, quantile, robustNoise } from './image-stats.ts';
+
+/** The stored range to normalise against: the type's, or the image's own when the type is unbounded. */
+function rangeOf(c: MeasureContext): [number, number] {
+  const [low, high] = c.storedRange;
+  if (Number.isFinite(low) && Number.isFinite(high) && high > low) return [low, high];
+  let min = Infinity,
+    max = -Infinity;
+  for (const v of c.values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return [min, max > min ? max : min + 1];
+}
+
+/**
+ * The exposed (collimated) field: 8-voxel blocks that are not flat. Collimator shutters, padding and
+ * burned-in borders are flat; exposed anatomy always carries quantum noise and structure.
+ */
+function fieldMask(c: MeasureContext): { mask: Uint8Array; blocks: ReturnType<typeof blockStats> } {
+  const { values, width, height } = c;
+  const blocks = blockStats(values, width, height, 8);
+  const typical = quantile(blocks.sd, 50);
+  const mask = new Uint8Array(values.length);
+  const bx = Math.floor(width / 8),
+    by = Math.floor(height / 8);
+  let k = 0;
+  const slices = values.length / (width * height);
+  for (let z = 0; z < slices; z++)
+    for (let j = 0; j < by; j++)
+      for (let i = 0; i < bx; i++, k++) {
+        if (!(blocks.sd[k]! > typical * 0.1)) continue;
+        for (let y = j * 8; y < j * 8 + 8; y++)
+          for (let x = i * 8; x < i * 8 + 8; x++) mask[z * width * height + y * width + x] = 1;
+      }
+  // An image too small for one block, or without any flat area, is all field.
+  if (blocks.count === 0) mask.fill(1);
+  return { mask, blocks };
+}
+
+/**
+ * Projection radiography (CR, DX, MG, XA…): exposure as the median of the collimated field within the
+ * stored range (inverted for MONOCHROME1), saturation at the top of the range, dynamic range used by the
+ * field, noise relative to the field's contrast, and blur.
+ */
+export function projectionMeasures(c: MeasureContext): Measures {
+  const { values, width, height } = c;
+  const [low, high] = rangeOf(c);
+  const { mask } = fieldMask(c);
+  const field = pick(values, (i) => mask[i] === 1);
+  const p1 = quantile(field, 1),
+    p50 = quantile(field, 50),
+    p99 = quantile(field, 99);
+  const level = (p50 - low) / (high - low);
+  let saturated = 0;
+  for (let i = 0; i < values.length; i++) if (mask[i] && values[i]! >= high) saturated++;
+  const noiseSd = robustNoise(values, width, height, mask);
+  return {
+    exposure: c.invert ? 1 - level : level,
+    saturation: Math.max(saturated / Math.max(1, field.length), pileUp(values, mask)),
+    dynamic_range: (p99 - p1) / (high - low),
+    noise: p99 > p1 ? noiseSd / (p99 - p1) : 0,
+    blur: edgeBlur(values, width, height, mask),
+  };
+}
+
+/**
+ * Ultrasound: the imaged sector (non-black after the scanner's dark surround), gain as its mean
+ * brightness within the range, speckle SNR (mean over SD of homogeneous blocks; 1.91 for fully developed
+ * speckle), depth coverage (share of the sector's depth whose rows keep a quarter of the shallow brightness),
+ * noise floor, saturation and blur.
+ */
+export function ultrasoundMeasures(c: MeasureContext): Measures {
+  const { values, width, height } = c;
+  const [low, high] = rangeOf(c);
+  const span = high - low;
+  const sector = new Uint8Array(values.length);
+  const blocks = blockStats(values, width, height, 8);
+  const bx = Math.floor(width / 8),
+    by = Math.floor(height / 8);
+  // Sector blocks: any texture at all (speckle), whatever their brightness.
+  for (let k = 0, j = 0; j < by; j++)
+    for (let i = 0; i < bx; i++, k++) {
+      if (!(blocks.sd[k]! > span * 0.004)) continue;
+      for (let y = j * 8; y < j * 8 + 8; y++) for (let x = i * 8; x < i * 8 + 8; x++) sector[y * width + x] = 1;
+    }
+  const inSector = pick(values, (i) => sector[i] === 1);
+  const mean = inSector.length ? inSector.reduce((a, b) => a + b, 0) / inSector.length : 0;
+  const textured = (k: number) => blocks.sd[k]! > span * 0.004;
+  const ratios: number[] = [];
+  for (let k = 0; k < blocks.count; k++) if (textured(k)) ratios.push((blocks.mean[k]! - low) / blocks.sd[k]!);
+  // Depth profile: row means of the sector, top (transducer) to bottom.
+  const rows: number[] = [];
+  for (let y = 0; y < height; y++) {
+    let s = 0,
+      m = 0;
+    for (let x = 0; x < width; x++)
+      if (sector[y * width + x] || values[y * width + x]! > low + span * 0.02) {
+        s += values[y * width + x]! - low;
+        m++;
+      }
+    rows.push(m ? s / m : 0);
+  }
+  const shallow = quantile(rows.slice(0, Math.max(1, Math.floor(height / 3))), 75);
+  const lit = rows.filter((r) => r > shallow * 0.25).length;
+  const lastLit = rows.reduce((last, r, y) => (r > shallow * 0.25 ? y : last), 0);
+  return {
+    gain: inSector.length ? (mean - low) / span : 0,
+    speckle_snr: ratios.length ? quantile(ratios, 50) : 0,
+    depth_coverage: height ? (lastLit + 1) / height : 0,
+    lit_rows: height ? lit / height : 0,
+    noise_floor: mean > low ? (quantile(pick(blocks.mean, textured), 5) - low) / (mean - low) : 0,
+    saturation: pileUp(values, sector),
+    blur: blurEffect(values, width, height, sector),
+  };
+}
+
+/**
+ * PET and NM: counts-based noise as the coefficient of variation of the quieter half of blocks in the
+ * uptake region (Poisson noise is 1/√counts), blur and clipping of the hottest voxels.
+ */
+export function nuclearMeasures(c: MeasureContext): Measures {
+  const { values, width, height } = c;
+  // The body, not only the hottest organs Otsu would pick: a tenth of the near-maximum uptake.
+  let top = 0;
+  const sorted = Float32Array.from(values).sort();
+  top = sorted[Math.floor(sorted.length * 0.995)] ?? 0;
+  const object = Uint8Array.from(values, (v) => (v > top * 0.1 && top > 0 ? 1 : 0));
+  const blocks = blockStats(values, width, height, 6, object);
+  const ratios: number[] = [];
+  for (let k = 0; k < blocks.count; k++)
+    if (blocks.inside[k] === 1 && blocks.mean[k]! > 0) ratios.push(blocks.sd[k]! / blocks.mean[k]!);
+  return {
+    counts_cv: ratios.length ? quantile(ratios, 50) : 0,
+    blur: edgeBlur(values, width, height, object),
+    clipped: pileUp(values, object),
+  };
+}

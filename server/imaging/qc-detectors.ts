@@ -1,0 +1,424 @@
+import type { ModalityFamily } from './metrics/modality.ts';
+
+/** A kind of degradation the engine is trained to find (the labels of the development corpus). */
+export type Degradation =
+  | 'noise'
+  | 'blur'
+  | 'motion'
+  | 'ghosting'
+  | 'clipping'
+  | 'low-contrast'
+  | 'streaks'
+  | 'rings'
+  | 'calibration'
+  | 'under-exposure'
+  | 'over-exposure'
+  | 'wrap-around'
+  | 'shallow-depth'
+  | 'colour-cast'
+  | 'blank-slide'
+  | 'pen-marks';
+
+/**
+ * One check: a measurement, the side on which it goes wrong, the degradations it is meant to catch, and
+ * what is said and advised when it does. The limits themselves are fitted on the corpus (qc-model.ts).
+ */
+export interface Detector {
+  id: string;
+  measure: string;
+  /** 'high': too high is wrong; 'low': too low is wrong. */
+  direction: 'high' | 'low';
+  targets: Degradation[];
+  /** The issue as written in the summary. */
+  issue: string;
+  fix: string;
+  /**
+   * Where the fitted review limit may lie, on the measure's own scale: the corpus decides within what the
+   * modality allows (a stain hue a few degrees off is not a finding however uniform the training slides were).
+   */
+  bounds?: [number, number];
+}
+
+/** How a measurement is named and formatted in the summary. */
+export interface MeasureLabel {
+  label: string;
+  unit: string;
+  /** Shown as a percentage (value × 100). */
+  percent?: boolean;
+  digits: number;
+}
+
+const d = (
+  id: string,
+  measure: string,
+  direction: 'high' | 'low',
+  targets: Degradation[],
+  issue: string,
+  fix: string,
+  bounds?: [number, number],
+): Detector => ({ id, measure, direction, targets, issue, fix, bounds });
+
+/** The checks of each family, with advice that fits the modality (no coil advice for CT or a slide). */
+export const DETECTORS: Record<ModalityFamily, Detector[]> = {
+  CT: [
+    d(
+      'ct-noise',
+      'noise_hu',
+      'high',
+      ['noise'],
+      'High image noise',
+      'Raise the dose (mAs or kV) for this patient size, use a smoother kernel or iterative reconstruction, or reconstruct thicker slices.',
+      [25, 80],
+    ),
+    d(
+      'ct-blur',
+      'blur',
+      'high',
+      ['blur', 'motion'],
+      'Blurred edges',
+      'Check for patient motion, use a sharper reconstruction kernel and a shorter rotation time.',
+    ),
+    d(
+      'ct-clipping',
+      'clipped',
+      'high',
+      ['clipping'],
+      'Values clipped at a limit',
+      'Export the full Hounsfield range rather than a windowed one, and check the extended CT scale for metal.',
+      [0.005, 0.1],
+    ),
+    d(
+      'ct-calibration',
+      'hu_error',
+      'high',
+      ['calibration', 'low-contrast'],
+      'Hounsfield units off calibration (air should be near -1000, soft tissue 0–60)',
+      'Check the rescale slope and intercept of the export and run the scanner’s water phantom calibration.',
+      [60, 300],
+    ),
+  ],
+  MR: [
+    d(
+      'mr-snr',
+      'snr',
+      'low',
+      ['noise'],
+      'Low SNR',
+      'Increase averages or voxel size, lower the bandwidth, or check the receive coil and its connection.',
+    ),
+    d(
+      'mr-cjv',
+      'cjv',
+      'high',
+      ['noise', 'low-contrast', 'blur'],
+      'Poor tissue contrast (high CJV)',
+      'Check the sequence parameters (TR, TE, flip angle) against the protocol and the coil selection.',
+      [0.85, 2],
+    ),
+    d(
+      'mr-blur',
+      'blur',
+      'high',
+      ['blur', 'motion'],
+      'Blurred image',
+      'Reduce motion (padding, instructions, shorter acquisition) and check the reconstruction filter.',
+    ),
+    d(
+      'mr-ghosting',
+      'ghosting',
+      'high',
+      ['ghosting'],
+      'Ghosting along the phase-encoding direction',
+      'Use saturation bands or flow compensation, check gradient calibration, and swap the phase-encoding direction.',
+      [0.03, 0.2],
+    ),
+    d(
+      'mr-motion',
+      'background_structure',
+      'high',
+      ['motion', 'ghosting'],
+      'Motion ghosts in the background',
+      'Immobilise the patient, shorten the acquisition or use motion correction (navigators, PROPELLER/BLADE).',
+      [12, 200],
+    ),
+    d(
+      'mr-wrap',
+      'wrap_around',
+      'high',
+      ['wrap-around'],
+      'Wrap-around (aliasing) at the edge of the field of view',
+      'Enlarge the field of view or use phase oversampling along the phase-encoding direction.',
+      [0.37, 0.8],
+    ),
+    d(
+      'mr-clipping',
+      'clipped',
+      'high',
+      ['clipping'],
+      'Clipped intensities',
+      'Lower the receiver gain or export with a wider bit depth.',
+      [0.01, 0.2],
+    ),
+  ],
+  XR: [
+    d(
+      'xr-under',
+      'exposure',
+      'low',
+      ['under-exposure'],
+      'Under-exposed',
+      'Raise the mAs (or use automatic exposure control) for this body part and size.',
+    ),
+    d(
+      'xr-over',
+      'exposure',
+      'high',
+      ['over-exposure'],
+      'Over-exposed',
+      'Lower the mAs or kV for this body part and check the automatic exposure control chamber selection.',
+    ),
+    d(
+      'xr-saturation',
+      'saturation',
+      'high',
+      ['over-exposure', 'clipping'],
+      'Saturated detector areas',
+      'Reduce the exposure and check collimation so direct exposure does not reach the region of interest.',
+      [0.01, 0.2],
+    ),
+    d(
+      'xr-range',
+      'dynamic_range',
+      'low',
+      ['low-contrast'],
+      'Narrow dynamic range used',
+      'Check the exposure index and the processing (look-up table) applied before export.',
+    ),
+    d(
+      'xr-noise',
+      'noise',
+      'high',
+      ['noise'],
+      'Noisy (quantum mottle)',
+      'Raise the exposure; check the detector calibration (gain and offset maps).',
+    ),
+    d(
+      'xr-blur',
+      'blur',
+      'high',
+      ['blur', 'motion'],
+      'Unsharp image',
+      'Shorten the exposure time to avoid motion, use the small focal spot and keep the part close to the detector.',
+    ),
+  ],
+  US: [
+    d(
+      'us-gain-low',
+      'gain',
+      'low',
+      ['under-exposure'],
+      'Gain too low (image too dark)',
+      'Raise the overall gain or the time-gain compensation.',
+    ),
+    d(
+      'us-gain-high',
+      'gain',
+      'high',
+      ['over-exposure'],
+      'Gain too high (image too bright)',
+      'Lower the overall gain so tissue texture and anechoic structures can be told apart.',
+    ),
+    d(
+      'us-depth',
+      'depth_coverage',
+      'low',
+      ['shallow-depth'],
+      'Poor depth coverage (signal lost at depth)',
+      'Use a lower-frequency transducer, adjust the time-gain compensation at depth, or add coupling gel.',
+    ),
+    d(
+      'us-speckle',
+      'speckle_snr',
+      'high',
+      ['blur', 'noise'],
+      'Speckle statistics off (smoothed or noise-filled texture)',
+      'Check the focal zone and any speckle-reduction or persistence setting, and look for electrical interference.',
+    ),
+    d(
+      'us-blur',
+      'blur',
+      'high',
+      ['blur'],
+      'Blurred speckle',
+      'Set the focal zone at the depth of interest and check the transducer lens.',
+    ),
+  ],
+  NM: [
+    d(
+      'nm-noise',
+      'counts_cv',
+      'high',
+      ['noise'],
+      'Count-starved (noisy) image',
+      'Acquire longer or with more activity per the protocol, or reconstruct with more smoothing.',
+    ),
+    d(
+      'nm-blur',
+      'blur',
+      'high',
+      ['blur', 'motion'],
+      'Blurred image',
+      'Check for patient motion, collimator choice and reconstruction filter.',
+    ),
+    d(
+      'nm-clipping',
+      'clipped',
+      'high',
+      ['clipping'],
+      'Clipped hot spots',
+      'Export without a maximum cut-off (or with a wider scale).',
+      [0.01, 0.2],
+    ),
+  ],
+  SM: [
+    d(
+      'sm-focus',
+      'focus_blur',
+      'high',
+      ['blur'],
+      'Out of focus (on tissue)',
+      'Rescan with autofocus on more focus points, or mark the tissue for the focus map.',
+    ),
+    d(
+      'sm-blank',
+      'tissue_coverage',
+      'low',
+      ['blank-slide'],
+      'Little or no tissue',
+      'Check the scan area covers the section and that the right slide was scanned.',
+      [0.02, 0.15],
+    ),
+    d(
+      'sm-pen',
+      'pen_marks',
+      'high',
+      ['pen-marks'],
+      'Pen marks on the slide',
+      'Clean ink off the coverslip or exclude the marked area from the scan region.',
+      [0.005, 0.05],
+    ),
+    d(
+      'sm-cast',
+      'colour_cast',
+      'high',
+      ['colour-cast'],
+      'Colour cast (the empty glass is not neutral white)',
+      'Recalibrate the scanner’s white balance (flat-field) before scanning.',
+      [0.03, 0.12],
+    ),
+    d(
+      'sm-stain',
+      'stain_hue_offset',
+      'high',
+      ['colour-cast'],
+      'Unexpected stain colour (not the pink/purple of H&E)',
+      'Check the staining run and the scanner’s colour calibration.',
+      [15, 90],
+    ),
+    d(
+      'sm-dark',
+      'brightness',
+      'low',
+      ['under-exposure'],
+      'Too dark',
+      'Raise the illumination or exposure time of the scanner.',
+      [0.2, 0.45],
+    ),
+    d(
+      'sm-bright',
+      'brightness',
+      'high',
+      ['over-exposure'],
+      'Washed out (too bright)',
+      'Lower the illumination or exposure time; check the stain was not too weak.',
+      [0.8, 0.95],
+    ),
+    d(
+      'sm-contrast',
+      'contrast',
+      'low',
+      ['low-contrast'],
+      'Low contrast in the tissue',
+      'Check the staining intensity and the scanner’s gamma setting.',
+    ),
+  ],
+};
+
+/** How each measurement is shown. */
+export const MEASURE_LABELS: Record<string, MeasureLabel> = {
+  noise_hu: { label: 'noise (SD in homogeneous tissue)', unit: ' HU', digits: 1 },
+  air_hu: { label: 'air', unit: ' HU', digits: 0 },
+  soft_tissue_hu: { label: 'soft tissue', unit: ' HU', digits: 0 },
+  hu_error: { label: 'HU calibration error', unit: ' HU', digits: 0 },
+  cnr: { label: 'CNR', unit: '', digits: 1 },
+  streaks: { label: 'streak amplitude', unit: ' HU', digits: 1 },
+  rings: { label: 'ring amplitude', unit: ' HU', digits: 1 },
+  clipped: { label: 'clipped', unit: '%', percent: true, digits: 2 },
+  blur: { label: 'blur effect', unit: '', digits: 2 },
+  snr: { label: 'SNR (Rician-corrected)', unit: '', digits: 1 },
+  cjv: { label: 'CJV', unit: '', digits: 2 },
+  efc: { label: 'EFC', unit: '', digits: 2 },
+  fber: { label: 'FBER', unit: '', digits: 0 },
+  inu: { label: 'INU (bias-field spread)', unit: '', digits: 2 },
+  ghosting: { label: 'ghost-to-signal', unit: '%', percent: true, digits: 1 },
+  background_structure: { label: 'background structure', unit: '', digits: 1 },
+  wrap_around: { label: 'object at the field edge', unit: '%', percent: true, digits: 1 },
+  exposure: { label: 'exposure (median of the field in the range)', unit: '%', percent: true, digits: 0 },
+  saturation: { label: 'saturated', unit: '%', percent: true, digits: 2 },
+  dynamic_range: { label: 'dynamic range used', unit: '%', percent: true, digits: 0 },
+  noise: { label: 'relative noise', unit: '%', percent: true, digits: 2 },
+  gain: { label: 'gain (mean brightness)', unit: '%', percent: true, digits: 0 },
+  speckle_snr: { label: 'speckle SNR', unit: '', digits: 2 },
+  depth_coverage: { label: 'depth coverage', unit: '%', percent: true, digits: 0 },
+  lit_rows: { label: 'rows with signal', unit: '%', percent: true, digits: 0 },
+  noise_floor: { label: 'noise floor', unit: '%', percent: true, digits: 0 },
+  counts_cv: { label: 'counts noise (CV)', unit: '%', percent: true, digits: 1 },
+  tissue_coverage: { label: 'tissue coverage', unit: '%', percent: true, digits: 0 },
+  focus_blur: { label: 'blur effect on tissue', unit: '', digits: 2 },
+  pen_marks: { label: 'pen marks', unit: '%', percent: true, digits: 1 },
+  brightness: { label: 'tissue brightness', unit: '%', percent: true, digits: 0 },
+  contrast: { label: 'tissue contrast (SD)', unit: '%', percent: true, digits: 1 },
+  colour_cast: { label: 'glass colour cast', unit: '%', percent: true, digits: 1 },
+  stain_hue_offset: { label: 'stain hue off H&E', unit: '°', digits: 0 },
+};
+
+/** A measurement as written: '12.3 HU', '4.5%'. */
+export function formatMeasure(key: string, value: number): string {
+  const l: MeasureLabel = MEASURE_LABELS[key] ?? { label: key, unit: '', digits: 2 };
+  return `${(l.percent ? value * 100 : value).toFixed(l.digits)}${l.unit}`;
+}
+
+/** A detector's fitted limits, on the oriented scale (the measure, negated for 'low' detectors). */
+export interface DetectorLimits {
+  /** From here on the image is flagged for review. */
+  review: number;
+  /** From here on it fails. */
+  fail: number;
+  /** The median of clean images: the score is the distance past `review` in units of `review - center`. */
+  center: number;
+}
+
+/** The fitted model: limits per detector and the calibration of confidence, per family. */
+export interface QcModel {
+  version: string;
+  /** How the parameters were made (script, seed, corpus size). */
+  provenance: string;
+  families: Record<
+    ModalityFamily,
+    {
+      limits: Record<string, DetectorLimits>;
+      /** P(degraded) = 1 / (1 + exp(-(a · score + b))), fitted on the training split. */
+      calibration: { a: number; b: number };
+    }
+  >;
+}

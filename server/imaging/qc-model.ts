@@ -1,0 +1,223 @@
+import type { QcModel } from './qc-detectors.ts';
+
+/** The fitted limits and confidence calibration; written by bench/qc-corpus/fit.ts, not by hand. */
+export const QC_MODEL: QcModel = {
+  version: 'qc-model-1',
+  provenance:
+    'bench/qc-corpus/fit.ts on the training split (seed 1, 80 clean images per family and 10 per degradation and strength)',
+  families: {
+    CT: {
+      limits: {
+        'ct-noise': {
+          review: 28.732,
+          fail: 44.975,
+          center: 12.479,
+        },
+        'ct-blur': {
+          review: 0.73488,
+          fail: 0.73488,
+          center: 0.61499,
+        },
+        'ct-clipping': {
+          review: 0.016675,
+          fail: 0.025225,
+          center: 0,
+        },
+        'ct-calibration': {
+          review: 60,
+          fail: 60,
+          center: 0,
+        },
+      },
+      calibration: {
+        a: 3.3931,
+        b: 1.2361,
+      },
+    },
+    MR: {
+      limits: {
+        'mr-snr': {
+          review: -12.966,
+          fail: -10.749,
+          center: -34.908,
+        },
+        'mr-cjv': {
+          review: 0.85,
+          fail: 0.85,
+          center: 0.40413,
+        },
+        'mr-blur': {
+          review: 0.65382,
+          fail: 0.65382,
+          center: 0.43147,
+        },
+        'mr-ghosting': {
+          review: 0.075642,
+          fail: 0.11602,
+          center: 0,
+        },
+        'mr-motion': {
+          review: 12,
+          fail: 12,
+          center: 1.0085,
+        },
+        'mr-wrap': {
+          review: 0.37,
+          fail: 0.37,
+          center: 0,
+        },
+        'mr-clipping': {
+          review: 0.14866,
+          fail: 0.22353,
+          center: 0,
+        },
+      },
+      calibration: {
+        a: 5.1507,
+        b: 1.0589,
+      },
+    },
+    XR: {
+      limits: {
+        'xr-under': {
+          review: -0.18853,
+          fail: -0.13754,
+          center: -0.44244,
+        },
+        'xr-over': {
+          review: 0.57142,
+          fail: 0.57142,
+          center: 0.44244,
+        },
+        'xr-saturation': {
+          review: 0.17211,
+          fail: 0.17211,
+          center: 0,
+        },
+        'xr-range': {
+          review: -0.35843,
+          fail: -0.24732,
+          center: -0.90639,
+        },
+        'xr-noise': {
+          review: 0.046579,
+          fail: 0.064355,
+          center: 0.0058894,
+        },
+        'xr-blur': {
+          review: 0.75666,
+          fail: 0.75792,
+          center: 0.60845,
+        },
+      },
+      calibration: {
+        a: 7.8522,
+        b: 1.8894,
+      },
+    },
+    US: {
+      limits: {
+        'us-gain-low': {
+          review: -0.12453,
+          fail: -0.090019,
+          center: -0.29067,
+        },
+        'us-gain-high': {
+          review: 0.48574,
+          fail: 0.5601,
+          center: 0.29067,
+        },
+        'us-depth': {
+          review: -0.66088,
+          fail: -0.53315,
+          center: -0.92212,
+        },
+        'us-speckle': {
+          review: 2.1231,
+          fail: 2.2037,
+          center: 1.902,
+        },
+        'us-blur': {
+          review: 0.3167,
+          fail: 0.39852,
+          center: 0.15768,
+        },
+      },
+      calibration: {
+        a: 14.126,
+        b: 0.55317,
+      },
+    },
+    NM: {
+      limits: {
+        'nm-noise': {
+          review: 0.13011,
+          fail: 0.20887,
+          center: 0.016843,
+        },
+        'nm-blur': {
+          review: 0.83103,
+          fail: 0.83103,
+          center: 0.70253,
+        },
+        'nm-clipping': {
+          review: 0.13583,
+          fail: 0.20844,
+          center: 0,
+        },
+      },
+      calibration: {
+        a: 10.145,
+        b: 2.1665,
+      },
+    },
+    SM: {
+      limits: {
+        'sm-focus': {
+          review: 0.42959,
+          fail: 0.43712,
+          center: 0.23247,
+        },
+        'sm-blank': {
+          review: -0.13729,
+          fail: -0.075002,
+          center: -0.48617,
+        },
+        'sm-pen': {
+          review: 0.028576,
+          fail: 0.046989,
+          center: 0,
+        },
+        'sm-cast': {
+          review: 0.054848,
+          fail: 0.073169,
+          center: 0.01037,
+        },
+        'sm-stain': {
+          review: 15,
+          fail: 15,
+          center: 0,
+        },
+        'sm-dark': {
+          review: -0.45,
+          fail: -0.44362,
+          center: -0.65341,
+        },
+        'sm-bright': {
+          review: 0.8,
+          fail: 0.83096,
+          center: 0.65341,
+        },
+        'sm-contrast': {
+          review: -0.044797,
+          fail: -0.026816,
+          center: -0.095832,
+        },
+      },
+      calibration: {
+        a: 26.912,
+        b: 2.2613,
+      },
+    },
+  },
+};

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { cohortContext, MIN_COHORT } from '../../../server/imaging/cohort.ts';
+import type { QualityMetrics } from '../../../server/imaging/metrics/quality-metrics.ts';
+
+/** Metrics carrying only what the cohort comparison reads. */
+const mr = (snr: number, ghosting = 0.01, family: QualityMetrics['family'] = 'MR') =>
+  ({ family, measures: { snr, ghosting } }) as unknown as QualityMetrics;
+
+describe('cohort context (robust z-scores among images of the same family)', () => {
+  const cohort = Array.from({ length: 30 }, (_, i) => mr(40 + (i % 7) - 3, 0.01 + (i % 3) * 0.001));
+
+  it('says nothing below twenty comparable images', () => {
+    expect(cohortContext(mr(40), cohort.slice(0, MIN_COHORT - 1))).toBeUndefined();
+    expect(
+      cohortContext(
+        mr(40),
+        cohort.map((m) => ({ ...m, family: 'CT' as const })),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('places a typical image near zero and calls an outlier unusual for this cohort', () => {
+    const typical = cohortContext(mr(41), cohort)!;
+    expect(typical.size).toBe(30);
+    expect(Math.abs(typical.z.snr!)).toBeLessThan(1);
+    expect(typical.unusual).toEqual([]);
+    const outlier = cohortContext(mr(12, 0.05), cohort)!;
+    expect(outlier.z.snr!).toBeLessThan(-3.5);
+    expect(outlier.unusual.join(' ')).toMatch(/SNR \(Rician-corrected\) unusual for this cohort \(z = -\d/);
+    expect(outlier.unusual.join(' ')).toMatch(/ghost-to-signal unusual for this cohort/);
+  });
+
+  it('is not fooled by a few bad images in the cohort (median and MAD, not mean and SD)', () => {
+    const spoilt = [...cohort, mr(1), mr(2), mr(3)];
+    expect(cohortContext(mr(12), spoilt)!.unusual.length).toBeGreaterThan(0);
+  });
+
+  it('does not call exact repeats of a constant measurement unusual', () => {
+    const flat = Array.from({ length: 25 }, () => mr(40, 0));
+    expect(cohortContext(mr(40, 0), flat)!.unusual).toEqual([]);
+  });
+});
