@@ -1,6 +1,6 @@
 """Writes, with Debian's pydicom, variants of its own test files that its folder lacks: PALETTE COLOR images
-(8-bit indices, 16-bit and 8-bit lookup tables) and an enhanced multi-frame image whose rescale lives only in
-its functional groups. Usage: make_variants.py SOURCE_DIR OUT_DIR; prints the file names it wrote.
+(8-bit indices, 16-bit and 8-bit lookup tables), an enhanced multi-frame image whose rescale lives only in
+its functional groups, and uncompressed RGB and YBR_FULL colour in both planar configurations. Usage: make_variants.py SOURCE_DIR OUT_DIR; prints the file names it wrote.
 """
 
 import os
@@ -65,12 +65,30 @@ def enhanced(source, out):
     ds.save_as(out, write_like_original=False)
 
 
+def colour(source, out, planar, ybr):
+    ds = pydicom.dcmread(source)
+    rgb = ds.pixel_array
+    if ybr:
+        from pydicom.pixel_data_handlers.util import convert_color_space
+
+        rgb = convert_color_space(rgb, "RGB", "YBR_FULL")
+        ds.PhotometricInterpretation = "YBR_FULL"
+    ds.PlanarConfiguration = planar
+    # Planar configuration 1 stores all red, then all green, then all blue samples (PS3.3 C.7.6.3.1.3).
+    ds.PixelData = (np.moveaxis(rgb, -1, 0) if planar else rgb).astype(np.uint8).tobytes()
+    ds.file_meta.TransferSyntaxUID = pydicom.uid.ExplicitVRLittleEndian
+    ds.save_as(out, write_like_original=False)
+
+
 def main():
     source, out = sys.argv[1], sys.argv[2]
     made = {
         "palette-16bit-lut.dcm": lambda path: palette(os.path.join(source, "MR_small.dcm"), path, 16),
         "palette-8bit-lut.dcm": lambda path: palette(os.path.join(source, "CT_small.dcm"), path, 8),
         "enhanced-ct-shared-rescale.dcm": lambda path: enhanced(os.path.join(source, "CT_small.dcm"), path),
+        "rgb-planar-1.dcm": lambda path: colour(os.path.join(source, "SC_rgb_jpeg_dcmd.dcm"), path, 1, False),
+        "ybr-full-planar-1.dcm": lambda path: colour(os.path.join(source, "SC_rgb_jpeg_dcmd.dcm"), path, 1, True),
+        "ybr-full.dcm": lambda path: colour(os.path.join(source, "SC_rgb_small_odd.dcm"), path, 0, True),
     }
     for name, make in made.items():
         make(os.path.join(out, name))

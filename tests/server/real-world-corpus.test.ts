@@ -12,7 +12,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../server/imaging/decode-image.ts';
-import { displayRange, extractSlice } from '../../server/imaging/preview-render.ts';
+import { markerOverlay } from '../../server/imaging/orientation.ts';
+import { displayRange, edgeMarkers, extractSlice } from '../../server/imaging/preview-render.ts';
 import type { ImageVolume } from '../../server/imaging/volume.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
@@ -90,7 +91,14 @@ const variantKinds = [
 ];
 
 /** What tests/corpus/make_variants.py writes (its list and this one must agree). */
-const pydicomWritten = ['palette-16bit-lut.dcm', 'palette-8bit-lut.dcm', 'enhanced-ct-shared-rescale.dcm'];
+const pydicomWritten = [
+  'palette-16bit-lut.dcm',
+  'palette-8bit-lut.dcm',
+  'enhanced-ct-shared-rescale.dcm',
+  'rgb-planar-1.dcm',
+  'ybr-full-planar-1.dcm',
+  'ybr-full.dcm',
+];
 
 /** Files spoiled on the fly, one per codec and container, to prove a damaged file never answers 5xx. */
 const damagedSources = [
@@ -377,17 +385,41 @@ async function comparePreview(png: Buffer, reference: Reference, volume: ImageVo
   const slice = extractSlice(expectedVolume, 'axial', Math.floor(volume.depth / 2));
   if (info.width !== slice.width || info.height !== slice.height) return undefined;
   const [low, high] = displayRange(volume);
-  const shown = new Float32Array(slice.width * slice.height * slice.channels);
-  const want = new Float32Array(shown.length);
-  for (let p = 0; p < slice.width * slice.height; p++)
+  // The orientation letters drawn at the edges are no part of the image: their pixels (and a halo) are left out.
+  const covered = await markerPixels(volume, info.width, info.height);
+  const shown: number[] = [];
+  const want: number[] = [];
+  for (let p = 0; p < slice.width * slice.height; p++) {
+    if (covered?.[p]) continue;
     for (let c = 0; c < slice.channels; c++) {
-      shown[p * slice.channels + c] = data[p * info.channels + (slice.channels === 1 ? 0 : c)]!;
+      shown.push(data[p * info.channels + (slice.channels === 1 ? 0 : c)]!);
       const v = ((Math.min(high, Math.max(low, slice.values[p * slice.channels + c]!)) - low) / (high - low)) * 255;
-      want[p * slice.channels + c] = volume.invert ? 255 - v : v;
+      want.push(volume.invert ? 255 - v : v);
     }
-  const flat = (a: Float32Array) => a.every((v) => Math.abs(v - a[0]!) < 1);
+  }
+  const flat = (a: number[]) => a.every((v) => Math.abs(v - a[0]!) < 1);
   if (flat(shown) && flat(want)) return Math.abs(shown[0]! - want[0]!) <= 1 ? 1 : 0;
   return correlation(shown, want);
+}
+
+/** Pixels of a preview under its orientation letters, grown by two pixels for their halo; undefined without any. */
+async function markerPixels(volume: ImageVolume, width: number, height: number): Promise<Uint8Array | undefined> {
+  const markers = edgeMarkers(volume, 'axial');
+  // The server draws letters only on previews at least 64 pixels each way (MARKED_MIN_SIZE in preview-render.ts).
+  if (!markers || Math.min(width, height) < 64) return undefined;
+  const svg = Buffer.from(markerOverlay(width, height, markers));
+  const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const covered = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      if (data[(y * info.width + x) * info.channels + 3] === 0) continue;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) {
+          const [u, v] = [x + dx, y + dy];
+          if (u >= 0 && v >= 0 && u < width && v < height) covered[v * width + u] = 1;
+        }
+    }
+  return covered;
 }
 
 describe('the real-world corpus (pydicom and nibabel test files, dcmtk variants)', () => {
