@@ -95,6 +95,11 @@ export async function openVolume(item: UploadItem, canvas: HTMLCanvasElement): P
       isColorbar: true,
       dragAndDropEnabled: false,
       logLevel: 'error',
+      // Shown as the server's previews are: the radiological way (the patient's right on the viewer's
+      // left), anterior on the left of sagittal slices, with the patient direction on every side.
+      isRadiologicalConvention: true,
+      sagittalNoseLeft: true,
+      showAllOrientationMarkers: true,
     });
     viewer = nv;
     followCrosshair(nv);
