@@ -95,7 +95,10 @@ describe('the built-in engine is bounded by checks running, not by checks a minu
       check(theirs.url, other),
     ]);
     const mine = answers.slice(0, -1);
-    expect(mine.filter((r) => r.statusCode === 200)).toHaveLength(CHECKS_PER_USER);
+    // How many of one user's checks overlap depends on the machine's load (a check can end before the
+    // next request arrives), so the exact bound is proven in per-user-concurrency.test.ts; here every
+    // answer is either a result or the busy answer, and at least the allowed number are results.
+    expect(mine.filter((r) => r.statusCode === 200).length).toBeGreaterThanOrEqual(CHECKS_PER_USER);
     for (const refused of mine.filter((r) => r.statusCode !== 200)) {
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toEqual({ detail: CHECKS_BUSY });
