@@ -100,6 +100,18 @@ function csvCell(value: string): string {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/**
+ * The engine's per-modality measurements (CT noise in HU, MR CJV…) as one cell, when the result has them.
+ * @example familyMeasures({ noise_hu: 12.34, cnr: 3 }) // 'noise_hu=12.34; cnr=3'
+ */
+export function familyMeasures(measures: unknown): string {
+  if (!measures || typeof measures !== 'object') return '';
+  return Object.entries(measures as Record<string, unknown>)
+    .filter((entry): entry is [string, number] => typeof entry[1] === 'number' && Number.isFinite(entry[1]))
+    .map(([name, value]) => `${name}=${Number(value.toPrecision(6))}`)
+    .join('; ');
+}
+
 /** Every column of the export: identity of the file, the verdict, the engine and date, then every measurement. */
 const CSV_METRICS = Object.values(COLUMNS);
 const CSV_HEAD = [
@@ -112,10 +124,12 @@ const CSV_HEAD = [
   'engine',
   'checked_at (ISO 8601 UTC)',
   'modality',
+  'family',
   'width (px)',
   'height (px)',
   'slices',
   ...CSV_METRICS.map((c) => c.csv),
+  'family_measures (name=value; HU where the name ends in _hu)',
   'issues',
   'error',
 ];
@@ -138,11 +152,13 @@ export function analysisCsv(rows: readonly QcBatchResult[]): string {
       row.model ?? '',
       row.checked_at ?? '',
       typeof m.modality === 'string' ? m.modality : '',
+      typeof m.family === 'string' ? m.family : '',
       ...[0, 1, 2].map((i) => (typeof dims[i] === 'number' ? String(dims[i]) : '')),
       ...CSV_METRICS.map((c) => {
         const v = c.read(m);
         return v === undefined ? '' : String(Number(v.toPrecision(6)));
       }),
+      familyMeasures(m.measures),
       row.issues.join('; '),
       row.error ?? '',
     ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QualityMetricsDto } from '../../../contract/imaging.ts';
 import type { QcBatchResult } from '../../../contract/qc-batch.ts';
-import { analysisCsv, csvFileName, runLabel, SET_COLUMNS } from '../../../src/lib/analysis-models.ts';
+import { analysisCsv, csvFileName, familyMeasures, runLabel, SET_COLUMNS } from '../../../src/lib/analysis-models.ts';
 import { isServerPreviewed, previewPath } from '../../../src/lib/volume-preview-types.ts';
 
 const metrics: QualityMetricsDto = {
@@ -85,9 +85,9 @@ describe('Analysis page rules', () => {
       'engine',
       'checked_at (ISO 8601 UTC)',
       'modality',
+      'family',
       'width (px)',
       'height (px)',
-      'slices',
     ]);
     expect(columns).toContain('snr (ratio)');
     expect(columns).toContain('noise_sigma (image intensity units; HU for CT)');
@@ -95,13 +95,15 @@ describe('Analysis page rules', () => {
     const cells = first!.split(',');
     expect(
       first!.startsWith(
-        `"a,b ""c"".dcm",${'ab'.repeat(32)},s.dcm,done,Pass,91,lumenqc-builtin-1,2026-11-24T10:00:00.000Z,MR,64,64,1,`,
+        `"a,b ""c"".dcm",${'ab'.repeat(32)},s.dcm,done,Pass,91,lumenqc-builtin-1,2026-11-24T10:00:00.000Z,MR,,64,64,1,`,
       ),
     ).toBe(true);
     expect(cells[columns.indexOf('snr (ratio)') + 1]).toBe('42.04');
     expect(cells[columns.indexOf('clipped_fraction (0-1)') + 1]).toBe('0.0012');
-    expect(second).toBe(`"'=HYPERLINK(""x"")",${'ab'.repeat(32)},s.dcm,error${','.repeat(23)}Not decodable`);
+    expect(second).toBe(`"'=HYPERLINK(""x"")",${'ab'.repeat(32)},s.dcm,error${','.repeat(25)}Not decodable`);
     expect(end).toBe('');
+    expect(familyMeasures({ noise_hu: 12.345678, cjv: 0.4, bad: 'x', nan: NaN })).toBe('noise_hu=12.3457; cjv=0.4');
+    expect(familyMeasures(undefined)).toBe('');
     expect(csvFileName(new Date('2026-11-24T23:59:00Z'))).toBe('lumenqc-batch-2026-11-24.csv');
   });
 
