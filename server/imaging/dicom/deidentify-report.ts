@@ -68,31 +68,36 @@ export function emptyReport(): DeidentificationReport {
 
 type Kind = 'removed' | 'emptied' | 'replaced' | 'uid';
 
-/** Collects the report while a file is rewritten. */
+/** Collects the report while a file is rewritten; names are looked up once per attribute, at the end. */
 export class ReportBuilder {
-  private readonly lists = new Map<Kind, Map<string, ReportAttribute>>();
+  private readonly lists = new Map<Kind, Map<string, number>>();
   private privates = 0;
   private readonly iod: string | undefined;
-  constructor(iod: string | undefined) {
+  private readonly nameOf: (tag: string) => string;
+  constructor(iod: string | undefined, nameOf: (tag: string) => string) {
     this.iod = iod;
+    this.nameOf = nameOf;
   }
   /** Notes one action on `tag` ('x00100010'). */
-  record(kind: Kind, tag: string, name: string): void {
+  record(kind: Kind, tag: string): void {
     let list = this.lists.get(kind);
     if (!list) this.lists.set(kind, (list = new Map()));
-    const key = `(${tag.slice(1, 5)},${tag.slice(5)})`.toUpperCase();
-    const entry = list.get(key);
-    if (entry) entry.count++;
-    else list.set(key, { tag: key, name, count: 1 });
+    list.set(tag, (list.get(tag) ?? 0) + 1);
   }
   /** Notes one private attribute dropped. */
-  privateDropped(tag: string): void {
-    void tag;
+  privateDropped(): void {
     this.privates++;
   }
   /** The finished report; `uids` is how many distinct UIDs were remapped. */
   result(uids: number, fileName: string): DeidentificationReport {
-    const list = (kind: Kind) => [...(this.lists.get(kind)?.values() ?? [])].sort((a, b) => a.tag.localeCompare(b.tag));
+    const list = (kind: Kind): ReportAttribute[] =>
+      [...(this.lists.get(kind) ?? [])]
+        .map(([tag, count]) => ({
+          tag: `(${tag.slice(1, 5)},${tag.slice(5)})`.toUpperCase(),
+          name: this.nameOf(tag),
+          count,
+        }))
+        .sort((a, b) => a.tag.localeCompare(b.tag));
     return {
       ...emptyReport(),
       iod: this.iod ?? null,

@@ -174,12 +174,12 @@ function writeDataSet(
     const group = parseInt(tag.slice(1, 5), 16);
     const vr = element.vr ?? dictionaryVr(tag) ?? (element.items ? 'SQ' : undefined);
     if (group % 2 === 1) {
-      context.report.privateDropped(tag);
+      context.report.privateDropped();
       continue;
     }
     // Overlays (60xx) and curves (50xx) go whole: their data is pixels or text drawn over the image.
     if ((group & 0xff00) === 0x6000 || (group & 0xff00) === 0x5000) {
-      context.report.record('removed', tag, attributeName(tag));
+      context.report.record('removed', tag);
       continue;
     }
     let action: ProfileAction | undefined = actionFor(tag, context.iod, nested);
@@ -189,20 +189,20 @@ function writeDataSet(
     if (action === 'C') action = element.items || vr === 'SQ' ? 'C' : 'D';
     switch (action) {
       case 'X':
-        context.report.record('removed', tag, attributeName(tag));
+        context.report.record('removed', tag);
         continue;
       case 'Z':
-        context.report.record('emptied', tag, attributeName(tag));
+        context.report.record('emptied', tag);
         w.header(tag, vr, 0);
         continue;
       case 'D':
         if (element.items || vr === 'SQ') {
           // A sequence's dummy is its items with every value in them replaced; its structure stays valid.
-          context.report.record('replaced', tag, attributeName(tag));
+          context.report.record('replaced', tag);
           writeSequence(w, tag, element.items ?? [], context, true);
           continue;
         }
-        context.report.record('replaced', tag, attributeName(tag));
+        context.report.record('replaced', tag);
         if (vr === 'UI') writeUids(w, tag, dataSet, context);
         else if (vr && dummies[vr]) w.text(tag, vr, dummies[vr]);
         else {
@@ -211,7 +211,7 @@ function writeDataSet(
         }
         continue;
       case 'C':
-        context.report.record('replaced', tag, attributeName(tag));
+        context.report.record('replaced', tag);
         writeSequence(w, tag, element.items ?? [], context, true);
         continue;
       case 'U':
@@ -253,7 +253,7 @@ function writeUids(w: Writer, tag: string, dataSet: DicomDataSet, context: Conte
     .split('\\')
     .map((uid) => uid.trim());
   const out = uids.map((uid) => (uid === '' || isStandardUid(uid) ? uid : remap(context, uid)));
-  if (out.some((uid, i) => uid !== uids[i])) context.report.record('uid', tag, attributeName(tag));
+  if (out.some((uid, i) => uid !== uids[i])) context.report.record('uid', tag);
   w.text(tag, 'UI', out.join('\\'));
 }
 
@@ -387,7 +387,7 @@ export function deidentifyDicomWithReport(input: Uint8Array, salt: string): Deid
   const outSyntax = syntax === '1.2.840.10008.1.2.1.99' ? EXPLICIT_LE : syntax;
   const encoding = { little: outSyntax !== '1.2.840.10008.1.2.2', explicit: outSyntax !== '1.2.840.10008.1.2' };
   const sopClass = stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002');
-  const report = new ReportBuilder(iodOf(sopClass));
+  const report = new ReportBuilder(iodOf(sopClass), attributeName);
   const burnedIn = checkBurnedInText(dataSet, outSyntax);
   const context: Context = { salt, iod: iodOf(sopClass), report, uids: new Map(), burnedIn };
   const body = new Writer(encoding);
