@@ -11,6 +11,13 @@ export const previewQuery = z.object({
     .optional()
     .describe('Slice index along the axis; the middle one when absent'),
   axis: previewAxis.default('axial').describe('Plane to cut a volume along'),
+  volume: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .optional()
+    .describe('Volume (time point) of a 4D image, from 0; the first when absent'),
 });
 
 /** Answer of GET /uploads/{stored_filename}/metadata. */
@@ -23,6 +30,7 @@ export const imageMetadata = z.object({
   photometric_interpretation: z.string().describe('MONOCHROME1, MONOCHROME2 or RGB'),
   channels: z.number().int().describe('1 for greyscale, 3 for colour'),
   slices: z.number().int().describe('Slices of a volume or frames of a multi-frame file'),
+  time_points: z.number().int().optional().describe('Volumes (time points) of a 4D image; absent for a single volume'),
   orientation: z.string().nullable().describe('Axis codes (RAS, LPS…) or the DICOM slice plane'),
   study_description: z.string().nullable().describe('DICOM Study Description'),
   series_description: z.string().nullable().describe('DICOM Series Description or the NIfTI/NRRD description'),

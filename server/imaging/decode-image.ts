@@ -30,19 +30,21 @@ export function detectFormat(bytes: Uint8Array, hint?: string): ImageFormat | un
 
 /**
  * Decodes any supported image into a volume; throws UndecodableImageError with a reason to show
- * otherwise. Compressed data (gzip, zip, deflated DICOM) expands no further than `limits` allow.
+ * otherwise. Compressed data (gzip, zip, deflated DICOM) expands no further than `limits` allow. Of a
+ * 4D NIfTI, volume `timePoint`.
  */
 export async function decodeImage(
   bytes: Uint8Array,
   hint?: string,
   limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
+  timePoint = 0,
 ): Promise<ImageVolume> {
   // A DICOM series item is the zip of its slices (see POST /uploads/series).
   if (isZip(bytes) && hint?.replace(/^\./, '') === 'dcm') return decodeDicomSeries(bytes, limits);
   const format = detectFormat(bytes, hint);
   if (!format) throw new UndecodableImageError('This file is not an image format the product can read.');
   if (format === 'dcm') return decodeDicom(bytes);
-  if (format === 'nii') return decodeNifti(bytes, limits);
+  if (format === 'nii') return decodeNifti(bytes, limits, timePoint);
   if (format === 'nrrd') return decodeNrrd(bytes, limits);
   if (format === 'bmp') return decodeBmp(bytes);
   return decodeRaster(bytes);

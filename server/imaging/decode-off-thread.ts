@@ -20,9 +20,10 @@ export async function decodeOffThread(
   input: Uint8Array,
   hint: string | undefined,
   limits: DecodeLimits,
+  timePoint = 0,
 ): Promise<ImageVolume> {
   const own = input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? input : input.slice();
-  const answer = await runImagingTask('decode', { bytes: own, hint, limits }, [own.buffer as ArrayBuffer]);
+  const answer = await runImagingTask('decode', { bytes: own, hint, limits, timePoint }, [own.buffer as ArrayBuffer]);
   if ('volume' in answer) return answer.volume;
   const { kind, message } = answer.refused;
   if (kind === 'limit') throw new DecompressionLimitError(message);

@@ -59,11 +59,15 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 }
 
 /**
- * Decodes a NIfTI-1 or NIfTI-2 file (.nii or .nii.gz); of a 4D series, the first volume. A gzipped file
+ * Decodes a NIfTI-1 or NIfTI-2 file (.nii or .nii.gz); of a 4D series, volume `timePoint` (the first by default). A gzipped file
  * is inflated no further than its header declares (with 64 KB to spare), so a small file that
  * would expand to gigabytes is refused after as little work as its header justifies.
  */
-export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): ImageVolume {
+export function decodeNifti(
+  bytes: Uint8Array,
+  limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
+  timePoint = 0,
+): ImageVolume {
   // A copy, so clearing its extension flag below leaves the file alone.
   const head = headOf(bytes).slice(0, HEADER_BYTES).buffer;
   if (!nifti.isNIFTI(head)) throw new UndecodableImageError('This is not a NIfTI-1 or NIfTI-2 file.');
@@ -87,6 +91,10 @@ export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DE
   const type = datatypes[header.datatypeCode];
   if (!type) throw new UndecodableImageError(`NIfTI datatype ${header.datatypeCode} is not supported.`);
   const [width, height, depth] = spatialDims(header);
+  // A fourth dimension of more than one is time (or volumes): dim[4] when dim[0] says there are four.
+  const timePoints = header.dims[0]! >= 4 ? Math.max(1, header.dims[4]!) : 1;
+  if (!Number.isInteger(timePoint) || timePoint < 0 || timePoint >= timePoints)
+    throw new RangeError(`Volume ${timePoint} is out of range: this file has ${timePoints}.`);
   const voxels = width * height * depth;
   assertDecodable(voxels * (type === 'rgb24' ? 3 : 1));
   const image = new Uint8Array(nifti.readImage(header, buffer));
@@ -96,11 +104,13 @@ export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DE
   let data: Float32Array;
   let channels: 1 | 3 = 1;
   try {
+    // The volumes of a 4D file follow one another; `timePoint` chooses one.
+    const volume = image.subarray((timePoint * voxels * header.numBitsPerVoxel) / 8);
     if (type === 'rgb24') {
       channels = 3;
-      data = readSamples(image, 'uint8', voxels * 3, true);
+      data = readSamples(volume, 'uint8', voxels * 3, true);
     } else {
-      data = readSamples(image, type, voxels, header.littleEndian, slope, intercept);
+      data = readSamples(volume, type, voxels, header.littleEndian, slope, intercept);
     }
   } catch {
     throw new UndecodableImageError('The NIfTI file is shorter than its header says.');
@@ -130,5 +140,6 @@ export function decodeNifti(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DE
     orientation: hasOrientation ? axisCodes(columns) : undefined,
     directions: hasOrientation ? rasDirections(columns) : undefined,
     seriesDescription: header.description?.replace(/\0.*$/s, '').trim() || undefined,
+    ...(timePoints > 1 && { timePoints, timePoint }),
   };
 }

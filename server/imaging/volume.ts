@@ -19,6 +19,10 @@ export interface ImageVolume {
   height: number;
   /** Slices of a volume or frames of a multi-frame DICOM; 1 for a plain picture. */
   depth: number;
+  /** Volumes in the file (time points of a 4D NIfTI); absent for one. */
+  timePoints?: number;
+  /** Which of them this is, from 0. */
+  timePoint?: number;
   channels: 1 | 3;
   data: Float32Array;
   /** Millimetres between voxel centres along x, y, z (1 when the file does not say). */

@@ -52,6 +52,8 @@ export interface DecodeTask {
   bytes: Uint8Array;
   hint?: string;
   limits: DecodeLimits;
+  /** Which volume of a 4D file. */
+  timePoint?: number;
 }
 
 /** Why a decode was refused: a decompression limit, a reason the decoder gives, or damage it tripped over. */
@@ -61,10 +63,10 @@ export type DecodeRefusal = { kind: 'limit' | 'undecodable' | 'damaged'; message
 export type DecodeAnswer = { volume: ImageVolume } | { refused: DecodeRefusal };
 
 /** Decodes any supported image (see decodeImage), its voxels moved to the main thread. */
-export async function decode({ bytes, hint, limits }: DecodeTask): Promise<DecodeAnswer> {
+export async function decode({ bytes, hint, limits, timePoint }: DecodeTask): Promise<DecodeAnswer> {
   let volume: ImageVolume;
   try {
-    volume = await decodeImage(bytes, hint, limits);
+    volume = await decodeImage(bytes, hint, limits, timePoint);
   } catch (error) {
     const kind =
       error instanceof DecompressionLimitError

@@ -13,6 +13,7 @@ export function imageMetadataOf(volume: ImageVolume, deidentified: boolean): Ima
     photometric_interpretation: volume.photometric,
     channels: volume.channels,
     slices: volume.depth,
+    ...(volume.timePoints && volume.timePoints > 1 && { time_points: volume.timePoints }),
     orientation: volume.orientation ?? null,
     study_description: volume.studyDescription ?? null,
     series_description: volume.seriesDescription ?? null,

@@ -20,6 +20,13 @@ export function createPreviewCache(maxBytes = CACHE_BYTES) {
 
     sliceCount: (storedFilename: string, axis: string): number | undefined => counts.get(`${storedFilename}/${axis}`),
 
+    /** Volumes (time points) of an upload, learnt at its first render. */
+    timePoints: (storedFilename: string): number | undefined => counts.get(`${storedFilename}/#volumes`),
+
+    setTimePoints(storedFilename: string, timePoints: number): void {
+      counts.set(`${storedFilename}/#volumes`, timePoints);
+    },
+
     set(storedFilename: string, axis: string, slice: number, png: Buffer, sliceCount: number): void {
       counts.set(`${storedFilename}/${axis}`, sliceCount);
       if (png.length <= maxBytes) entries.set(keyOf(storedFilename, axis, slice), png);

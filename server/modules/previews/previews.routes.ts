@@ -6,6 +6,7 @@ import { imageMetadata, previewQuery, type ImageMetadata } from '../../../contra
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, HttpError } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
+import type { ImageVolume } from '../../imaging/volume.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
@@ -45,19 +46,35 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
       const reply = typedReply as unknown as FastifyReply;
       const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
       const { axis } = request.query;
-      const known = previews.sliceCount(upload.storedFilename, axis);
-      const volume = known === undefined ? await volumes.load(upload) : undefined;
+      const name = upload.storedFilename;
+      // A 4D image's volumes are previewed one at a time; each has its own slices in the cache.
+      const timePoint = request.query.volume ?? 0;
+      const cacheAxis = timePoint ? `${axis}@${timePoint}` : axis;
+      let timePoints = previews.timePoints(name);
+      const known = previews.sliceCount(name, cacheAxis);
+      let volume: ImageVolume | undefined;
+      if (timePoints === undefined || known === undefined) {
+        const first = await volumes.load(upload);
+        timePoints = first.timePoints ?? 1;
+        previews.setTimePoints(name, timePoints);
+        if (timePoint < timePoints) volume = timePoint ? await volumes.load(upload, timePoint) : first;
+      }
+      if (timePoint >= timePoints)
+        throw badRequest(
+          `Volume ${timePoint} is out of range: this image has ${timePoints} volume${timePoints === 1 ? '' : 's'} (0–${timePoints - 1})`,
+        );
       const count = known ?? sliceCount(volume!, axis);
       const slice = request.query.slice ?? Math.floor(count / 2);
       if (slice >= count)
         throw badRequest(`Slice ${slice} is out of range: this image has ${count} ${axis} slices (0–${count - 1})`);
       reply.header('content-type', 'image/png').header('cache-control', 'private, max-age=3600');
       reply.header('x-slice-count', String(count)).header('x-slice', String(slice));
+      reply.header('x-volume-count', String(timePoints)).header('x-volume', String(timePoint));
       // Rendered once, then served from memory: a slice slider costs nothing the second time through.
-      let png = previews.get(upload.storedFilename, axis, slice);
+      let png = previews.get(name, cacheAxis, slice);
       if (!png) {
-        png = await renderSlicePng(volume ?? (await volumes.load(upload)), axis, slice);
-        previews.set(upload.storedFilename, axis, slice, png, count);
+        png = await renderSlicePng(volume ?? (await volumes.load(upload, timePoint)), axis, slice);
+        previews.set(name, cacheAxis, slice, png, count);
       }
       return reply.send(png);
     },

@@ -53,10 +53,10 @@ export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECO
   // Decodes under way, so that parallel requests for one upload share one decode.
   const decoding = new Map<string, Promise<ImageVolume>>();
 
-  async function decode(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
+  async function decode(upload: Pick<UploadRow, 'storedFilename' | 'format'>, timePoint: number): Promise<ImageVolume> {
     const bytes = await readObject(storage, uploadStorageKey(upload.storedFilename));
     try {
-      return await decodeOffThread(bytes, upload.format, limits);
+      return await decodeOffThread(bytes, upload.format, limits, timePoint);
     } catch (error) {
       // Only what the file's content causes is the client's (415/422); storage failures stay server errors.
       throw imagingHttpError(error);
@@ -64,14 +64,17 @@ export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECO
   }
 
   return {
-    /** The decoded volume of an upload; 415 or 422 with the decoder's reason when it cannot be read. */
-    async load(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
-      const key = upload.storedFilename;
+    /**
+     * The decoded volume of an upload (of a 4D file, volume `timePoint`, which the caller has checked
+     * exists); 415 or 422 with the decoder's reason when it cannot be read.
+     */
+    async load(upload: Pick<UploadRow, 'storedFilename' | 'format'>, timePoint = 0): Promise<ImageVolume> {
+      const key = timePoint ? `${upload.storedFilename}#${timePoint}` : upload.storedFilename;
       const hit = decoded.get(key);
       if (hit) return hit;
       const running = decoding.get(key);
       if (running) return running;
-      const pending: Promise<ImageVolume> = decode(upload)
+      const pending: Promise<ImageVolume> = decode(upload, timePoint)
         .then((volume) => {
           // Kept only if the upload was not forgotten (deleted) while it was decoding.
           if (decoding.get(key) === pending) decoded.set(key, volume);
@@ -85,8 +88,11 @@ export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECO
     },
     /** Drops a volume, for an upload deleted or rewritten. */
     forget(storedFilename: string): void {
-      decoded.delete(storedFilename);
-      decoding.delete(storedFilename);
+      for (const key of [...decoded.keys(), ...decoding.keys()]) {
+        if (key !== storedFilename && !key.startsWith(`${storedFilename}#`)) continue;
+        decoded.delete(key);
+        decoding.delete(key);
+      }
     },
   };
 }
