@@ -1,5 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
@@ -155,12 +155,18 @@ describe('a batch check of chosen images', () => {
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json().status).toBe('cancelled');
     expect(cancelled.json().finished_at).not.toBeNull();
-    // The images in flight finish; nothing starts after them.
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const settled = (await get(`/qc/batches/${batch.id}`)).json().checked;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const after = (await get(`/qc/batches/${batch.id}`)).json();
-    expect(after).toMatchObject({ status: 'cancelled', checked: settled });
+    // The images in flight finish (one per lane at most); nothing starts after them.
+    const atCancel = cancelled.json().checked + cancelled.json().errors;
+    let settled = -1;
+    let after = cancelled.json();
+    for (let i = 0; i < 40; i++) {
+      after = (await get(`/qc/batches/${batch.id}`)).json();
+      if (after.checked + after.errors === settled) break;
+      settled = after.checked + after.errors;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+    expect(after.status).toBe('cancelled');
+    expect(settled - atCancel).toBeLessThanOrEqual(availableParallelism() + 1);
     expect(after.checked).toBeLessThan(60);
     const pending = (await get(`/qc/batches/${batch.id}/results`))
       .json()
