@@ -167,8 +167,8 @@ try {
 
   // DICOM files are renamed by their de-identified content (MR.dcm), so the blurred one is found by its
   // place: the list is newest first (follow-up, CT, knee, brain).
-  // Tall enough for the whole details window, photographed alone.
-  await page.setViewportSize({ width: 1280, height: 1700 });
+  // Tall enough for the whole details window, photographed from its title to the quality-check result.
+  await page.setViewportSize({ width: 1280, height: 2600 });
   await page
     .getByRole('button', { name: /^Details of / })
     .nth(2)
@@ -179,8 +179,17 @@ try {
     .getByText(/^QC verdict: /)
     .first()
     .waitFor({ timeout: 60_000 });
+  await dialog.getByRole('list', { name: 'Check history' }).waitFor();
   await page.waitForLoadState('networkidle');
-  await shoot(dialog, 'details-qc-result.png');
+  const top = (await dialog.boundingBox())!;
+  const end = (await dialog.getByRole('button', { name: 'Copy URL' }).boundingBox())!;
+  await page.screenshot({
+    path: path.join(outDir, 'details-qc-result.png'),
+    clip: { x: top.x, y: top.y, width: top.width, height: end.y + end.height + 16 - top.y },
+    animations: 'disabled',
+    caret: 'hide',
+  });
+  console.log('wrote src/assets/product/details-qc-result.png');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   await page.getByRole('button', { name: 'Details of abdomen-ct.nii.gz' }).click();
