@@ -13,11 +13,12 @@ export function isServerPreviewed(extension: string): boolean {
 }
 
 /**
- * The preview path of an upload (relative to the API base) for one slice and plane.
+ * The preview path of an upload (relative to the API base) for one slice and plane, of one volume of a 4D image.
  * @example previewPath('a.nii', 'axial', 3) // '/uploads/a.nii/preview.png?axis=axial&slice=3'
  */
-export function previewPath(storedFilename: string, axis: string, slice?: number): string {
+export function previewPath(storedFilename: string, axis: string, slice?: number, volume?: number): string {
   const query = new URLSearchParams({ axis });
   if (slice !== undefined) query.set('slice', String(slice));
+  if (volume) query.set('volume', String(volume));
   return `/uploads/${encodeURIComponent(storedFilename)}/preview.png?${query}`;
 }

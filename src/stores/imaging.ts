@@ -11,7 +11,16 @@ import { $detailsItem, $qc } from './details.ts';
 /** The server-rendered preview of a DICOM, NIfTI or NRRD in the details modal. */
 export type VolumePreviewState =
   | { status: 'loading' }
-  | { status: 'ready'; url: string; slice: number; count: number; axis: PreviewAxis }
+  | {
+      status: 'ready';
+      url: string;
+      slice: number;
+      count: number;
+      axis: PreviewAxis;
+      /** Which volume of a 4D image is shown, from 0, and how many there are (1 for a 3D image). */
+      volume: number;
+      volumes: number;
+    }
   | { status: 'unsupported' }
   | { status: 'failed' };
 
@@ -34,13 +43,18 @@ function release(): void {
   if (state.status === 'ready') URL.revokeObjectURL(state.url);
 }
 
-/** Loads one slice of the open volume (the middle one when `slice` is undefined). */
-export async function showSlice(item: UploadItem, axis: PreviewAxis = 'axial', slice?: number): Promise<void> {
+/** Loads one slice of the open volume (the middle one when `slice` is undefined), of volume `volume` of a 4D image. */
+export async function showSlice(
+  item: UploadItem,
+  axis: PreviewAxis = 'axial',
+  slice?: number,
+  volume?: number,
+): Promise<void> {
   const current = ++request;
   const before = $volumePreview.get();
   if (before.status !== 'ready') $volumePreview.set({ status: 'loading' });
   try {
-    const response = await api.get(previewPath(item.stored_filename, axis, slice)).res();
+    const response = await api.get(previewPath(item.stored_filename, axis, slice, volume)).res();
     const blob = await response.blob();
     if (current !== request) return;
     release();
@@ -50,6 +64,8 @@ export async function showSlice(item: UploadItem, axis: PreviewAxis = 'axial', s
       slice: Number(response.headers.get('x-slice') ?? 0),
       count: Number(response.headers.get('x-slice-count') ?? 1),
       axis,
+      volume: Number(response.headers.get('x-volume') ?? 0),
+      volumes: Number(response.headers.get('x-volume-count') ?? 1),
     });
   } catch (error) {
     if (current !== request) return;

@@ -20,6 +20,7 @@ function rows(m: ImageMetadata): [string, string][] {
     ['Bit depth', m.bit_depth ? `${m.bit_depth}-bit` : null],
     ['Photometric', m.photometric_interpretation],
     [m.format === 'dcm' ? 'Frames' : 'Slices', image ? String(m.slices) : null],
+    ['Volumes (4D)', m.time_points ? `${m.time_points} time points` : null],
     ['Orientation', m.orientation],
     ['Study', m.study_description],
     ['Series', m.series_description],

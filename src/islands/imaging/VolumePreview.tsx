@@ -23,7 +23,7 @@ export default function VolumePreview({ item, name }: { item: UploadItem; name: 
         <>
           <img
             src={preview.url}
-            alt={`Preview of ${name}, ${preview.axis} slice ${preview.slice + 1} of ${preview.count}`}
+            alt={`Preview of ${name}, ${preview.volumes > 1 ? `volume ${preview.volume + 1} of ${preview.volumes}, ` : ''}${preview.axis} slice ${preview.slice + 1} of ${preview.count}`}
           />
           {volume && (
             <div className="imaging-slice-controls">
@@ -31,7 +31,9 @@ export default function VolumePreview({ item, name }: { item: UploadItem; name: 
                 Plane{' '}
                 <select
                   value={preview.axis}
-                  onChange={(event) => void showSlice(item, event.target.value as PreviewAxis)}
+                  onChange={(event) =>
+                    void showSlice(item, event.target.value as PreviewAxis, undefined, preview.volume)
+                  }
                 >
                   {axes.map((axis) => (
                     <option key={axis} value={axis}>
@@ -47,9 +49,21 @@ export default function VolumePreview({ item, name }: { item: UploadItem; name: 
                   min={0}
                   max={preview.count - 1}
                   value={preview.slice}
-                  onChange={(event) => void showSlice(item, preview.axis, Number(event.target.value))}
+                  onChange={(event) => void showSlice(item, preview.axis, Number(event.target.value), preview.volume)}
                 />
               </label>
+              {preview.volumes > 1 && (
+                <label>
+                  Volume {preview.volume + 1} of {preview.volumes}
+                  <input
+                    type="range"
+                    min={0}
+                    max={preview.volumes - 1}
+                    value={preview.volume}
+                    onChange={(event) => void showSlice(item, preview.axis, preview.slice, Number(event.target.value))}
+                  />
+                </label>
+              )}
             </div>
           )}
         </>

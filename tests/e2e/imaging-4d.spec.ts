@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises';
+import { signedInAccount, useSession } from './dashboard-session.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
+
+test('a 4D NIfTI says so and its preview offers a volume selector', async ({ page, request }) => {
+  await useSession(page, await signedInAccount(request, 'Seiji Ogawa'));
+  await page.goto('/dashboard/images');
+  // nibabel's 4D test file: 128 x 96 x 24 voxels at 2 time points.
+  await page.getByLabel('Choose images to upload').setInputFiles({
+    name: 'fmri.nii.gz',
+    mimeType: 'application/gzip',
+    buffer: await readFile('/usr/lib/python3/dist-packages/nibabel/tests/data/example4d.nii.gz'),
+  });
+  await page.getByRole('button', { name: 'Details of fmri.nii.gz' }).click();
+  const details = page.getByRole('dialog', { name: 'fmri.nii.gz' });
+  await expect(details.getByTestId('image-metadata').getByText('2 time points')).toBeVisible({ timeout: 30_000 });
+  await expect(
+    details.getByRole('img', { name: /^Preview of fmri\.nii\.gz, volume 1 of 2, axial slice/ }),
+  ).toBeVisible();
+  const volume = details.getByRole('slider', { name: /Volume 1 of 2/ });
+  await volume.focus();
+  await page.keyboard.press('End');
+  await expect(
+    details.getByRole('img', { name: /^Preview of fmri\.nii\.gz, volume 2 of 2, axial slice/ }),
+  ).toBeVisible();
+  await expect(details.getByRole('slider', { name: /Volume 2 of 2/ })).toBeVisible();
+  await expectAccessible(page);
+});
