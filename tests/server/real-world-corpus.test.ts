@@ -187,7 +187,7 @@ const truncated = (file: CorpusFile) => /truncated/.test(file.label);
 /** Files the product does not yet draw as the toolkits do, and why; each must still fail its check. */
 function knownGap(file: CorpusFile): string | undefined {
   if (file.variant?.args.includes('+el') && /SC_rgb_jpeg_dcmd/.test(file.label))
-    return "dcmtk's colour JPEG Lossless (one scan per component) decodes wrongly in jpeg-lossless-decoder-js";
+    return "dcmtk's colour JPEG Lossless (predictor 6, three interleaved components) decodes wrongly in jpeg-lossless-decoder-js";
   if (/DICOMDIR-nooffset$/.test(file.label))
     return 'directory records whose item lengths overrun their sequence: dicom-parser refuses the file';
   return undefined;
