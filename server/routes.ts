@@ -13,6 +13,7 @@ import profileRoutes from './modules/profile/profile.routes.ts';
 import referenceRoutes from './modules/reference/reference.routes.ts';
 import deidentificationRoutes from './modules/deidentification/deidentification.routes.ts';
 import workspacesRoutes from './modules/workspaces/workspaces.routes.ts';
+import invitesRoutes from './modules/workspaces/invites.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -30,4 +31,5 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(referenceRoutes);
   await app.register(deidentificationRoutes);
   await app.register(workspacesRoutes);
+  await app.register(invitesRoutes);
 }

@@ -6,6 +6,7 @@ export * from '../modules/audit/audit.table.ts';
 export * from '../modules/contact/contact.table.ts';
 export * from '../modules/analytics/analytics.table.ts';
 export * from '../modules/workspaces/workspaces.table.ts';
+export * from '../modules/workspaces/invites.table.ts';
 export * from '../modules/uploads/uploads.table.ts';
 export * from '../modules/qc/qc.table.ts';
 export * from '../modules/qc/qc-batch.table.ts';

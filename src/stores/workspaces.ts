@@ -1,4 +1,5 @@
 import { atom, computed } from 'nanostores';
+import type { InviteItem, InvitePreview } from '../../contract/invites.ts';
 import type { MemberItem, WorkspaceItem, WorkspaceRoleName } from '../../contract/workspaces.ts';
 import { api, backgroundApi, errorMessage } from '../lib/api.ts';
 import { $activity, $metrics } from './metrics.ts';
@@ -114,5 +115,79 @@ export async function removeMember(workspaceId: string, userId: string, self: bo
     return undefined;
   } catch (error) {
     return errorMessage(error, 'Failed to remove the member');
+  }
+}
+
+/** The current workspace's pending invitations, for its admins. */
+export const $invites = atom<InviteItem[]>([]);
+
+/** Loads the pending invitations of a workspace (admins only; others see none). */
+export async function loadInvites(workspaceId: string): Promise<void> {
+  try {
+    $invites.set(await api.get(`/workspaces/${workspaceId}/invites`).json<InviteItem[]>());
+  } catch {
+    $invites.set([]);
+  }
+}
+
+/** Invites an address by e-mail; resolves to an error message, or undefined on success. */
+export async function inviteMember(
+  workspaceId: string,
+  email: string,
+  role: WorkspaceRoleName,
+): Promise<string | undefined> {
+  try {
+    await api.post({ email, role }, `/workspaces/${workspaceId}/invites`).res();
+    await loadInvites(workspaceId);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error, 'Failed to send the invitation');
+  }
+}
+
+/** Withdraws a pending invitation; resolves to an error message, or undefined on success. */
+export async function withdrawInvite(workspaceId: string, inviteId: string): Promise<string | undefined> {
+  try {
+    await api.delete(`/workspaces/${workspaceId}/invites/${inviteId}`).res();
+    await loadInvites(workspaceId);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error, 'Failed to withdraw the invitation');
+  }
+}
+
+/** An invitation link opened in the dashboard (`?invite=`), as the server describes it. */
+export type OpenedInvite =
+  | { status: 'none' }
+  | { status: 'loading' }
+  | { status: 'ready'; token: string; invite: InvitePreview }
+  | { status: 'failed'; message: string };
+
+export const $openedInvite = atom<OpenedInvite>({ status: 'none' });
+
+/** Reads the invitation of a link's secret. */
+export async function openInvite(token: string): Promise<void> {
+  $openedInvite.set({ status: 'loading' });
+  try {
+    const invite = await api.get(`/invites/${encodeURIComponent(token)}`).json<InvitePreview>();
+    $openedInvite.set({ status: 'ready', token, invite });
+  } catch (error) {
+    $openedInvite.set({ status: 'failed', message: errorMessage(error, 'This invitation is invalid or has expired') });
+  }
+}
+
+/** Joins the workspace of the opened invitation and switches to it. */
+export async function acceptInvite(token: string): Promise<string | undefined> {
+  try {
+    const joined = await api.post(undefined, `/invites/${encodeURIComponent(token)}/accept`).json<WorkspaceItem>();
+    $openedInvite.set({ status: 'none' });
+    // The link has been used: a reload must not offer it again.
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    await loadWorkspaces();
+    switchWorkspace(joined.id);
+    $workspaceNotice.set(`You joined ${joined.name} as ${joined.role}.`);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error, 'This invitation is invalid or has expired');
   }
 }

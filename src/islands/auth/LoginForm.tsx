@@ -1,5 +1,6 @@
 import { useState, type SubmitEvent } from 'react';
 import { AuthError, requestPasswordReset, signIn } from '../../stores/auth.ts';
+import { takeAfterSignInPath } from '../../lib/after-sign-in.ts';
 import { PasswordField, TextField } from './fields.tsx';
 import { FormMessage } from './FormMessage.tsx';
 import { ResendVerification } from './ResendVerification.tsx';
@@ -32,7 +33,7 @@ export default function LoginForm() {
     setOutcome(undefined);
     try {
       await signIn(email.trim(), password);
-      window.location.assign('/dashboard');
+      window.location.assign(takeAfterSignInPath());
     } catch (error) {
       setOutcome({
         kind: 'error',

@@ -4,8 +4,15 @@ import { workspaceRole, type MemberItem, type WorkspaceRoleName } from '../../..
 import { $userId } from '../../stores/session.ts';
 import {
   $currentWorkspace,
+  $invites,
   $members,
+  $openedInvite,
   $workspaceNotice,
+  acceptInvite,
+  inviteMember,
+  loadInvites,
+  openInvite,
+  withdrawInvite,
   createWorkspace,
   loadMembers,
   removeMember,
@@ -115,6 +122,104 @@ function RenameForm({ id, name, onMessage }: { id: string; name: string; onMessa
   );
 }
 
+/** The invitation of a link opened here (`?invite=`): what it is for, and a button to join. */
+function OpenedInvitePanel({ onMessage }: { onMessage: (m: string | undefined) => void }) {
+  const opened = useStore($openedInvite);
+  useEffect(() => {
+    const token = new URLSearchParams(window.location.search).get('invite');
+    if (token) void openInvite(token);
+  }, []);
+  if (opened.status === 'none') return null;
+  return (
+    <section aria-labelledby="invite-title" className="dash-card dash-invite">
+      <h2 id="invite-title">Invitation</h2>
+      {opened.status === 'loading' ? <p role="status">Reading the invitation...</p> : null}
+      {opened.status === 'failed' ? <p className="dash-error">{opened.message}</p> : null}
+      {opened.status === 'ready' ? (
+        <>
+          <p>
+            {opened.invite.invited_by ?? 'An admin'} invited {opened.invite.email} to{' '}
+            <strong>{opened.invite.workspace_name}</strong> as {opened.invite.role}.
+          </p>
+          <button
+            type="button"
+            className="dash-primary"
+            onClick={async () => onMessage(await acceptInvite(opened.token))}
+          >
+            Join {opened.invite.workspace_name}
+          </button>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** An admin's invitations: a form to invite by e-mail and the list of those not yet used. */
+function Invitations({ workspaceId, onMessage }: { workspaceId: string; onMessage: (m: string | undefined) => void }) {
+  const invites = useStore($invites);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<WorkspaceRoleName>('member');
+  const [sent, setSent] = useState('');
+  useEffect(() => void loadInvites(workspaceId), [workspaceId]);
+  const onInvite = async (event: FormEvent) => {
+    event.preventDefault();
+    const error = await inviteMember(workspaceId, email, role);
+    onMessage(error);
+    setSent(error ? '' : `Invitation sent to ${email.trim()}.`);
+    if (!error) setEmail('');
+  };
+  return (
+    <>
+      <h2>Invite by e-mail</h2>
+      <form className="dash-form" onSubmit={onInvite}>
+        <div className="dash-field">
+          <label htmlFor="invite-email">E-mail address</label>
+          <input id="invite-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <div className="dash-field">
+          <label htmlFor="invite-role">Role</label>
+          <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as WorkspaceRoleName)}>
+            {workspaceRole.options.map((r) => (
+              <option key={r} value={r}>
+                {r} ({ROLE_HELP[r]})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="dash-form-actions">
+          <button type="submit" className="dash-primary" disabled={!email.trim()}>
+            Send invitation
+          </button>
+          <span role="status" className="dash-ok">
+            {sent}
+          </span>
+        </div>
+      </form>
+      {invites.length > 0 ? (
+        <>
+          <h3>Pending invitations</h3>
+          <ul className="dash-activity">
+            {invites.map((invite) => (
+              <li key={invite.id}>
+                <span>
+                  {invite.email} as {invite.role}, until {new Date(invite.expires_at).toLocaleDateString()}
+                </span>
+                <button
+                  type="button"
+                  className="dash-quiet"
+                  onClick={async () => onMessage(await withdrawInvite(workspaceId, invite.id))}
+                >
+                  Withdraw <span className="visually-hidden">the invitation of {invite.email}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /** /dashboard/workspace: the current workspace's name and members, and a form to create a team workspace. */
 export default function WorkspaceView() {
   const current = useStore($currentWorkspace);
@@ -139,6 +244,7 @@ export default function WorkspaceView() {
   return (
     <section aria-labelledby="workspace-title" className="dash-section">
       <h1 id="workspace-title">Workspace</h1>
+      <OpenedInvitePanel onMessage={setMessage} />
       {current ? (
         <>
           <p>
@@ -177,6 +283,7 @@ export default function WorkspaceView() {
               </tbody>
             </table>
           ) : null}
+          {isAdmin && !current.personal ? <Invitations workspaceId={current.id} onMessage={setMessage} /> : null}
         </>
       ) : (
         <p role="status">Loading workspace...</p>
