@@ -10,7 +10,7 @@ import { looksLikeHounsfield, windowRange, type CtWindow } from './volume-window
 export type VolumeStatus =
   | { phase: 'downloading'; received: number; total?: number }
   | { phase: 'preparing' }
-  | { phase: 'ready'; dims: [number, number, number]; hounsfield: boolean }
+  | { phase: 'ready'; dims: [number, number, number]; hounsfield: boolean; frames: number }
   | { phase: 'error'; message: string };
 
 /** The crosshair: voxel indexes, millimetres and the value under it. */
@@ -28,6 +28,8 @@ export const $volumeCursor = atom<VolumeCursor | undefined>(undefined);
 export const $volumeWindow = atom<{ min: number; max: number } | undefined>(undefined);
 /** The colour map in use. */
 export const $volumeColormap = atom('gray');
+/** Which volume (time point) of a 4D image is shown, from 0. */
+export const $volumeFrame = atom(0);
 
 /** Colour maps offered, all built into NiiVue. */
 export const VOLUME_COLORMAPS = ['gray', 'hot', 'winter', 'plasma', 'viridis', 'inferno'] as const;
@@ -111,7 +113,13 @@ export async function openVolume(item: UploadItem, canvas: HTMLCanvasElement): P
     if (!volume) throw new Error('empty');
     $volumeWindow.set({ min: round(volume.cal_min ?? 0), max: round(volume.cal_max ?? 0) });
     const dims = (volume.dims ?? [3, 1, 1, 1]).slice(1, 4) as [number, number, number];
-    $volumeStatus.set({ phase: 'ready', dims, hounsfield: looksLikeHounsfield(volume.global_min ?? 0) });
+    $volumeFrame.set(0);
+    $volumeStatus.set({
+      phase: 'ready',
+      dims,
+      hounsfield: looksLikeHounsfield(volume.global_min ?? 0),
+      frames: Math.max(1, volume.nFrame4D ?? 1),
+    });
     // Start at the centre so every view shows tissue, and report the voxel there.
     nv.moveCrosshairInVox(0, 0, 0);
   } catch (error) {
@@ -162,6 +170,14 @@ export function applyWindowPreset(preset: 'auto' | 'full' | 'narrow'): void {
 export function applyCtWindow(window: CtWindow): void {
   const { min, max } = windowRange(window);
   setVolumeWindow(min, max);
+}
+
+/** Shows volume `frame` (a time point, from 0) of a 4D image. */
+export function setVolumeFrame(frame: number): void {
+  const volume = viewer?.volumes[0];
+  if (!viewer || !volume) return;
+  viewer.setFrame4D(volume.id, frame);
+  $volumeFrame.set(frame);
 }
 
 /** Changes the colour map of the volume. */

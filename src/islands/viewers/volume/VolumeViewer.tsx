@@ -4,6 +4,7 @@ import type { UploadItem } from '../../../../contract/uploads.ts';
 import {
   $volumeColormap,
   $volumeCursor,
+  $volumeFrame,
   $volumeStatus,
   $volumeWindow,
   applyCtWindow,
@@ -11,6 +12,7 @@ import {
   closeVolume,
   openVolume,
   setVolumeColormap,
+  setVolumeFrame,
   VOLUME_COLORMAPS,
 } from '../../../stores/volume-viewer.ts';
 import { CT_WINDOWS } from '../../../stores/volume-window-presets.ts';
@@ -25,6 +27,7 @@ export default function VolumeViewer({ item }: { item: UploadItem }) {
   const cursor = useStore($volumeCursor);
   const range = useStore($volumeWindow);
   const colormap = useStore($volumeColormap);
+  const frame = useStore($volumeFrame);
   useEffect(() => {
     if (canvas.current) void openVolume(item, canvas.current);
     return closeVolume;
@@ -71,6 +74,18 @@ export default function VolumeViewer({ item }: { item: UploadItem }) {
               ))}
           </div>
           <SliceControls dims={status.dims} cursor={cursor} />
+          {status.frames > 1 && (
+            <label className="vv-frames">
+              Volume {frame + 1} of {status.frames}
+              <input
+                type="range"
+                min={0}
+                max={status.frames - 1}
+                value={frame}
+                onChange={(e) => setVolumeFrame(Number(e.target.value))}
+              />
+            </label>
+          )}
         </div>
       )}
       <p className="vv-readout" aria-live="polite" data-testid="volume-readout">
