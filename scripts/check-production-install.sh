@@ -9,7 +9,8 @@ prod=$(mktemp -d)
 port=${PROD_CHECK_PORT:-18990}
 server=
 cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  # npm runs the server as a grandchild: the whole process group goes.
+  if [ -n "$server" ]; then kill -- "-$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
   rm -rf "$prod"
 }
 trap cleanup EXIT
@@ -30,7 +31,8 @@ if [ "$system_major" -lt 24 ]; then
   export PATH="$root/node_modules/node/bin:$PATH"
 fi
 
-PORT=$port DATA_DIR="$prod/data" LOG_LEVEL=warn npm start >"$prod/start.log" 2>&1 &
+if curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1; then echo "port $port is taken"; exit 1; fi
+PORT=$port DATA_DIR="$prod/data" LOG_LEVEL=warn setsid npm start >"$prod/start.log" 2>&1 &
 server=$!
 for _ in $(seq 1 120); do
   if curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1; then
