@@ -28,8 +28,14 @@ export interface SplitSize {
 export const FAMILIES: ModalityFamily[] = ['CT', 'MR', 'XR', 'US', 'NM', 'SM'];
 
 /** A synthetic split: every image drawn from `seed` and `settings`, one at a time to keep memory flat. */
-export function* syntheticSplit(seed: number, settings: GeneratorSettings, size: SplitSize): Generator<Sample> {
+export function* syntheticSplit(
+  seed: number,
+  settings: GeneratorSettings,
+  size: SplitSize,
+  only: ModalityFamily[] = FAMILIES,
+): Generator<Sample> {
   for (const [f, family] of FAMILIES.entries()) {
+    if (!only.includes(family)) continue;
     const r = rng(seed * 1000 + f);
     for (let i = 0; i < size.clean; i++)
       yield {

@@ -88,8 +88,7 @@ async function main() {
   const only = process.argv.slice(2) as ModalityFamily[];
   const rows: Row[] = [];
   const started = performance.now();
-  for (const s of syntheticSplit(TRAIN.seed, TRAIN_SETTINGS, TRAIN.size)) {
-    if (only.length && !only.includes(s.family)) continue;
+  for (const s of syntheticSplit(TRAIN.seed, TRAIN_SETTINGS, TRAIN.size, only.length ? only : FAMILIES)) {
     rows.push({ family: s.family, kind: s.kind, strength: s.strength, measures: measureQuality(s.volume).measures });
     if (rows.length % 200 === 0)
       console.log(`${rows.length} images measured (${((performance.now() - started) / 1000).toFixed(0)} s)`);

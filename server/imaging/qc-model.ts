@@ -9,18 +9,18 @@ export const QC_MODEL: QcModel = {
     CT: {
       limits: {
         'ct-noise': {
-          review: 28.732,
-          fail: 44.975,
-          center: 12.479,
+          review: 44.223,
+          fail: 54.89,
+          center: 12.355,
         },
         'ct-blur': {
-          review: 0.73488,
-          fail: 0.73488,
-          center: 0.61499,
+          review: 0.73513,
+          fail: 0.73513,
+          center: 0.61503,
         },
         'ct-clipping': {
-          review: 0.016675,
-          fail: 0.025225,
+          review: 0.016602,
+          fail: 0.025623,
           center: 0,
         },
         'ct-calibration': {
@@ -30,8 +30,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 3.3931,
-        b: 1.2361,
+        a: 4.8085,
+        b: 2.246,
       },
     },
     MR: {
@@ -90,8 +90,8 @@ export const QC_MODEL: QcModel = {
           center: 0.44244,
         },
         'xr-saturation': {
-          review: 0.17211,
-          fail: 0.17211,
+          review: 0.01,
+          fail: 0.01,
           center: 0,
         },
         'xr-range': {
@@ -111,8 +111,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 7.8522,
-        b: 1.8894,
+        a: 6.0139,
+        b: 1.0732,
       },
     },
     US: {

@@ -88,6 +88,8 @@ function lineScores(residual: Float32Array, keep: Uint8Array, width: number, hei
 export function ctMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const n = values.length;
+  // Tissue classes are told on the smoothed image: in a very noisy one, raw values stray out of their class.
+  const smooth = smoothInPlane(values, width, height);
   const soft = new Uint8Array(n),
     air = new Uint8Array(n),
     body = new Uint8Array(n),
@@ -96,7 +98,7 @@ export function ctMeasures(c: MeasureContext): Measures {
     airN = 0,
     bodyN = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i]!;
+    const v = smooth[i]!;
     if (v >= SOFT[0] && v <= SOFT[1]) {
       soft[i] = 1;
       softN++;
@@ -121,7 +123,7 @@ export function ctMeasures(c: MeasureContext): Measures {
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
   const airHu = airN
     ? quantile(
-        pick(values, (i) => air[i] === 1),
+        pick(smooth, (i) => air[i] === 1),
         10,
       )
     : -1000;
@@ -132,16 +134,15 @@ export function ctMeasures(c: MeasureContext): Measures {
     50,
   );
   // Calibration error in HU: how far air is from -1000 and soft tissue from the 0–60 band.
-  // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -800 is fine.
+  // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -850 is fine.
   const huError = Math.max(
-    airN > n * 0.01 ? Math.max(0, airHu + 800, -1100 - airHu) : 0,
+    airN > n * 0.01 ? Math.max(0, airHu + 850, -1100 - airHu) : 0,
     softN > n * 0.02 ? Math.max(0, -20 - softHu, softHu - 80) : 0,
   );
-  const smooth = smoothInPlane(values, width, height);
   const residual = new Float32Array(n);
   for (let i = 0; i < n; i++) residual[i] = values[i]! - smooth[i]!;
   // Tissue judged on the smoothed image, so the streaks themselves do not take their pixels out of it.
-  const smoothSoft = Uint8Array.from(smooth, (v) => (v >= SOFT[0] && v <= SOFT[1] ? 1 : 0));
+  const smoothSoft = soft;
   // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values keep them out.
   const edges = dilate(
     Uint8Array.from(smoothSoft, (s, i) => (s && values[i]! > -300 && values[i]! < 400 ? 0 : 1)),

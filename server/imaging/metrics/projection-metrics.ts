@@ -40,6 +40,45 @@ function fieldMask(c: MeasureContext): { mask: Uint8Array; blocks: ReturnType<ty
 }
 
 /**
+ * Share of the image at its largest value (or the stored maximum), leaving out what is connected to the
+ * image border: a collimator shutter is flat and bright along the edge, saturated anatomy lies inside.
+ * Counted only when the top value holds at least two voxels.
+ */
+export function saturatedInside(values: Float32Array, width: number, height: number, high: number): number {
+  const plane = width * height;
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  const top = Math.min(max, high);
+  const at = new Uint8Array(values.length);
+  let count = 0;
+  for (let i = 0; i < values.length; i++)
+    if (values[i]! >= top) {
+      at[i] = 1;
+      count++;
+    }
+  if (count < 2) return 0;
+  // Flood fill from the border through top-valued voxels, slice by slice (an explicit stack, no recursion).
+  const stack: number[] = [];
+  for (let o = 0; o < values.length; o += plane) {
+    for (let x = 0; x < width; x++) stack.push(o + x, o + (height - 1) * width + x);
+    for (let y = 0; y < height; y++) stack.push(o + y * width, o + y * width + width - 1);
+    while (stack.length) {
+      const i = stack.pop()!;
+      if (!at[i]) continue;
+      at[i] = 0;
+      count--;
+      const x = (i - o) % width,
+        y = Math.floor((i - o) / width);
+      if (x > 0) stack.push(i - 1);
+      if (x < width - 1) stack.push(i + 1);
+      if (y > 0) stack.push(i - width);
+      if (y < height - 1) stack.push(i + width);
+    }
+  }
+  return count / values.length;
+}
+
+/**
  * Projection radiography (CR, DX, MG, XA…): exposure as the median of the collimated field within the
  * stored range (inverted for MONOCHROME1), saturation at the top of the range, dynamic range used by the
  * field, noise relative to the field's contrast, and blur.
@@ -53,12 +92,11 @@ export function projectionMeasures(c: MeasureContext): Measures {
     p50 = quantile(field, 50),
     p99 = quantile(field, 99);
   const level = (p50 - low) / (high - low);
-  let saturated = 0;
-  for (let i = 0; i < values.length; i++) if (mask[i] && values[i]! >= high) saturated++;
+  const saturated = saturatedInside(values, width, height, high);
   const noiseSd = robustNoise(values, width, height, mask);
   return {
     exposure: c.invert ? 1 - level : level,
-    saturation: Math.max(saturated / Math.max(1, field.length), pileUp(values, mask)),
+    saturation: saturated,
     dynamic_range: (p99 - p1) / (high - low),
     noise: p99 > p1 ? noiseSd / (p99 - p1) : 0,
     blur: edgeBlur(values, width, height, mask),

@@ -15,12 +15,12 @@ const check = (v: ImageVolume) => assessQuality(measureQuality(v));
  * such as CT streaks and rings, are measured and reported but not yet found reliably; the bench says how often).
  */
 const RELIABLE: Record<(typeof FAMILIES)[number], Degradation[]> = {
-  CT: ['clipping', 'low-contrast'],
+  CT: ['noise', 'clipping', 'calibration', 'low-contrast'],
   MR: ['noise', 'motion', 'ghosting', 'clipping', 'wrap-around'],
   XR: ['noise', 'low-contrast', 'under-exposure', 'over-exposure'],
   US: DEGRADATIONS.US,
   NM: ['noise', 'clipping'],
-  SM: ['blank-slide', 'pen-marks', 'under-exposure', 'over-exposure', 'low-contrast'],
+  SM: DEGRADATIONS.SM,
 };
 
 // Each test measures a dozen full-size images: on a shared 2-core machine that takes longer than the default 5 s.
