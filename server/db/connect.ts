@@ -38,6 +38,9 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
       connectionTimeoutMillis: 5_000,
       options: `-c statement_timeout=${STATEMENT_TIMEOUT_MS}`,
     });
+    // An idle client's connection can end under it (a server restart, a failover, an administrator):
+    // the pool drops that client and the next query opens another, so the event must not crash the process.
+    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
     try {
       await db.execute(sql`select 1`);
