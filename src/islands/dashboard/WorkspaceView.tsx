@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { workspaceRole, type MemberItem, type WorkspaceRoleName } from '../../../contract/workspaces.ts';
 import { $userId } from '../../stores/session.ts';
 import {
@@ -105,7 +105,7 @@ function MemberRow({
 /** An admin's form to rename a team workspace; remade (by its key) whenever the name changes. */
 function RenameForm({ id, name, onMessage }: { id: string; name: string; onMessage: (m: string | undefined) => void }) {
   const [rename, setRename] = useState(name);
-  const onRename = async (event: FormEvent) => {
+  const onRename = async (event: SubmitEvent) => {
     event.preventDefault();
     onMessage(await renameWorkspace(id, rename));
   };
@@ -161,7 +161,7 @@ function Invitations({ workspaceId, onMessage }: { workspaceId: string; onMessag
   const [role, setRole] = useState<WorkspaceRoleName>('member');
   const [sent, setSent] = useState('');
   useEffect(() => void loadInvites(workspaceId), [workspaceId]);
-  const onInvite = async (event: FormEvent) => {
+  const onInvite = async (event: SubmitEvent) => {
     event.preventDefault();
     const error = await inviteMember(workspaceId, email, role);
     onMessage(error);
@@ -234,7 +234,7 @@ export default function WorkspaceView() {
   }, [currentId]);
 
   const isAdmin = current?.role === 'admin';
-  const onCreate = async (event: FormEvent) => {
+  const onCreate = async (event: SubmitEvent) => {
     event.preventDefault();
     const error = await createWorkspace(newName);
     setMessage(error);
