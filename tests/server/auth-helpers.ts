@@ -5,16 +5,17 @@ import type { TestApp } from './helpers/test-app.ts';
 /** A password that meets all five rules. */
 export const GOOD_PASSWORD = 'Radiology-2026!';
 
-/** Waits (polling, mail is sent after the answer) until the outbox holds a message matching `match`. */
+/** Waits (polling, mail is sent after the answer) until the outbox holds more than `alreadySeen` messages matching `match`; returns the newest. */
 export async function waitForMail(
   t: TestApp,
   match: (message: OutboxMessage) => boolean,
   timeoutMs = 5_000,
+  alreadySeen = 0,
 ): Promise<OutboxMessage> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const found = (await readOutbox(t.dataDir)).filter(match).at(-1);
-    if (found) return found;
+    const matching = (await readOutbox(t.dataDir)).filter(match);
+    if (matching.length > alreadySeen) return matching.at(-1)!;
     if (Date.now() > deadline) throw new Error('no matching mail arrived in the outbox');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

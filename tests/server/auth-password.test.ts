@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../server/modules/audit/audit.table.ts';
 import { AUTH_LIMITS } from '../../server/modules/auth/auth.limits.ts';
 import { GOOD_PASSWORD, linkTo, login, waitForMail } from './auth-helpers.ts';
-import { readOutbox } from './helpers/outbox.ts';
+import { readOutbox, type OutboxMessage } from './helpers/outbox.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 
@@ -18,9 +18,12 @@ const post = (url: string, payload: Record<string, unknown>, remoteAddress = '12
 
 /** Asks for a reset of the user's password and returns the token and e-mail of the mailed link. */
 async function resetLink(user: TestUser): Promise<{ token: string; email: string }> {
+  const isReset = (m: OutboxMessage) => m.to.includes(user.email) && m.subject.startsWith('Reset');
   const before = (await readOutbox(t.dataDir)).length;
+  const earlier = (await readOutbox(t.dataDir)).filter(isReset).length;
   expect((await post('forgot-password', { email: user.email.toUpperCase() })).statusCode).toBe(200);
-  const mail = await waitForMail(t, (m) => m.to.includes(user.email) && m.subject.startsWith('Reset'));
+  // The mail is sent after the answer, so wait for this request's mail, not an earlier link's.
+  const mail = await waitForMail(t, (m) => isReset(m), 5_000, earlier);
   expect((await readOutbox(t.dataDir)).length).toBe(before + 1);
   const link = linkTo(t, mail, '/reset-password');
   return { token: link.searchParams.get('token')!, email: link.searchParams.get('email')! };
