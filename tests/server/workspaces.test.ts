@@ -234,7 +234,9 @@ describe('members and roles', () => {
     expect((await patchMember(admin, colleague.id, { role: 'owner' })).statusCode).toBe(400);
     expect((await patchMember(admin, colleague.id, {})).statusCode).toBe(400);
     expect((await patchMember(admin, 'nobody', { role: 'viewer' })).statusCode).toBe(404);
-    expect((await patchMember(admin, admin.id.replace(/.$/, '0'), { role: 'viewer' })).statusCode).toBe(404);
+    // A well-formed id of no member: the admin's own with its last digit changed (never to itself).
+    const stranger = admin.id.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+    expect((await patchMember(admin, stranger, { role: 'viewer' })).statusCode).toBe(404);
   });
 
   it('never leaves a workspace without an admin', async () => {
