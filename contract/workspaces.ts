@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.ts';
 
 /** Header naming the workspace a request acts in; without it, the caller's personal workspace. */
 export const WORKSPACE_HEADER = 'x-workspace-id';
