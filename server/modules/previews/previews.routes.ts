@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import { imageMetadata, previewQuery, type ImageMetadata } from '../../../contract/previews.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, HttpError } from '../../http-errors.ts';
@@ -19,14 +19,7 @@ function hasMetadata(saved: unknown): saved is ImageMetadata {
   return Boolean(m && typeof m.format === 'string' && Array.isArray(m.dimensions));
 }
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  404: errorResponse,
-  413: errorResponse,
-  415: errorResponse,
-  422: errorResponse,
-};
+const errors = errorResponses(400, 401, 404, 413, 415, 422);
 
 /** Previews (PNG slices) and metadata of a workspace's uploads, decoded by the imaging engine. */
 export default async function previewsRoutes(fastify: FastifyInstance): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import {
   qcBatch,
   qcBatchList,
@@ -23,7 +23,7 @@ export const BATCH_BUSY = 'You already have a batch check running. Wait for it t
 /** Why a batch with nothing to check is refused. */
 export const BATCH_EMPTY = 'No images match: there is nothing to check.';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** Batch checks (many images as one job, with progress), their cancelling and their results. */
 export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import {
   chatCompletionResponse,
   generateMessagesRequest,
@@ -30,17 +30,7 @@ export const CHECKS_PER_USER = 2;
 /** Why a check over that bound is refused. */
 export const CHECKS_BUSY = `You already have ${CHECKS_PER_USER} checks running. Wait for one to finish, or check many images at once from the Analysis page.`;
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  413: errorResponse,
-  415: errorResponse,
-  422: errorResponse,
-  429: errorResponse,
-  502: errorResponse,
-};
+const errors = errorResponses(400, 401, 403, 404, 413, 415, 422, 429, 502);
 
 function promptOf(body: GenerateMessagesRequest): string {
   const texts = body.messages.flatMap((m) =>

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
@@ -14,15 +14,7 @@ import { expandArchives, groupSeries, packSeries, type ArrivedSlice } from './se
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  413: errorResponse,
-  415: errorResponse,
-  422: errorResponse,
-};
+const errors = errorResponses(400, 401, 403, 404, 413, 415, 422);
 // Slices are read whole to be grouped; a series upload is capped below the single-file limit.
 const SERIES_MAX_BYTES = 1024 * 1024 * 1024;
 const SERIES_MAX_FILES = 4000;

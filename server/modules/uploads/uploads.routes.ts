@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponse, errorResponses } from '../../../contract/errors.ts';
 import {
   SHARE_LINK_TTL_MS,
   UPLOAD_LIMIT_HEADER,
@@ -31,15 +31,7 @@ import { sendUpload } from './file-delivery.ts';
 import { receiveUpload } from './upload-receiver.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  413: errorResponse,
-  415: errorResponse,
-  422: errorResponse,
-};
+const errors = errorResponses(400, 401, 403, 404, 413, 415, 422);
 
 /** The image library of a workspace: upload, list, download, delete and share its images. */
 export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {

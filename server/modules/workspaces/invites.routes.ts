@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isEmailAddress, normalizeEmail } from '../../../contract/auth.ts';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import {
   INVITE_INVALID,
   INVITE_OTHER_ADDRESS,
@@ -24,14 +24,7 @@ import { createInvitesRepository } from './invites.repository.ts';
 import { inviteMail } from './invites.mail.ts';
 import { personalWorkspace } from './workspaces.errors.ts';
 
-const errors = {
-  400: errorResponse,
-  401: errorResponse,
-  403: errorResponse,
-  404: errorResponse,
-  409: errorResponse,
-  429: errorResponse,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 429);
 
 /** Invitations by e-mail: admins invite, withdraw and list; the invited address joins through the link. */
 export default async function invitesRoutes(fastify: FastifyInstance): Promise<void> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import {
   memberList,
   memberParams,
@@ -16,7 +16,7 @@ import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { roleForbids } from './workspaces.errors.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** Workspaces: list and create one's own, rename, and manage members and their roles. */
 export default async function workspacesRoutes(fastify: FastifyInstance): Promise<void> {
