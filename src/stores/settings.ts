@@ -1,5 +1,6 @@
 import { persistentAtom } from '@nanostores/persistent';
-import { atom } from 'nanostores';
+import { atom, computed } from 'nanostores';
+import { isDateFormat, type DatePreferences, type DateFormat } from '../lib/date-format.ts';
 
 /** The timezones offered (SPEC §2). */
 export const TIMEZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo'] as const;
@@ -9,15 +10,25 @@ export interface DashboardSettings {
   fullName: string;
   email: string;
   timezone: (typeof TIMEZONES)[number];
+  /** How every date in the dashboard is written. */
+  dateFormat: DateFormat;
   mfa: boolean;
   emailSummaries: boolean;
 }
 
-const defaults: DashboardSettings = { fullName: '', email: '', timezone: 'UTC', mfa: false, emailSummaries: false };
+const defaults: DashboardSettings = {
+  fullName: '',
+  email: '',
+  timezone: 'UTC',
+  dateFormat: 'iso',
+  mfa: false,
+  emailSummaries: false,
+};
 
 function decodeSettings(raw: string): DashboardSettings {
   try {
     const value = { ...defaults, ...(JSON.parse(raw) as Partial<DashboardSettings>) };
+    if (!isDateFormat(value.dateFormat)) value.dateFormat = defaults.dateFormat;
     return TIMEZONES.includes(value.timezone) ? value : { ...value, timezone: 'UTC' };
   } catch {
     return defaults;
@@ -29,6 +40,12 @@ export const $settings = persistentAtom<DashboardSettings>('dashboard_settings_v
   encode: JSON.stringify,
   decode: decodeSettings,
 });
+
+/** The time zone and date format every date of the dashboard is shown in. */
+export const $datePreferences = computed($settings, (settings): DatePreferences => ({
+  timeZone: settings.timezone,
+  dateFormat: settings.dateFormat,
+}));
 
 /** Whether 'Saved' is showing. */
 export const $settingsSaved = atom(false);

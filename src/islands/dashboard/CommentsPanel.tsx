@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { commentsNewestFirst } from '../../lib/comments.ts';
 import { $comments, $commentSaving, saveComment } from '../../stores/comments.ts';
+import DateTime from './DateTime.tsx';
 
 /** The image's comments, newest first, kept in this browser, with a box to add one. */
 export default function CommentsPanel({ storedFilename }: { storedFilename: string }) {
@@ -35,7 +36,7 @@ export default function CommentsPanel({ storedFilename }: { storedFilename: stri
           {comments.map((comment) => (
             <li key={`${comment.ts}-${comment.text}`}>
               <p>{comment.text}</p>
-              <time dateTime={new Date(comment.ts).toISOString()}>{new Date(comment.ts).toLocaleString()}</time>
+              <DateTime at={comment.ts} />
             </li>
           ))}
         </ol>

@@ -12,6 +12,7 @@ import PreviewPane from './PreviewPane.tsx';
 import QcPanel from './QcPanel.tsx';
 import SharePanel from './SharePanel.tsx';
 import { useFocusTrap } from './use-focus-trap.ts';
+import DateTime from './DateTime.tsx';
 
 /** The details of one image in a modal dialog: preview, QC check, metadata, comments and Copy URL. */
 export default function DetailsModal({ item, onClose }: { item: UploadItem; onClose: () => void }) {
@@ -48,7 +49,9 @@ export default function DetailsModal({ item, onClose }: { item: UploadItem; onCl
               <dt>Size</dt>
               <dd>{formatMegabytes(item.size_bytes)}</dd>
               <dt>Uploaded</dt>
-              <dd>{new Date(item.modified * 1000).toLocaleString()}</dd>
+              <dd>
+                <DateTime at={item.modified * 1000} />
+              </dd>
               <dt>Status</dt>
               <dd>Uploaded</dd>
             </dl>

@@ -6,6 +6,7 @@ import { formatMegabytes } from '../../lib/megabytes.ts';
 import { relativeAge } from '../../lib/relative-age.ts';
 import { $now } from '../../stores/clock.ts';
 import { deleteImage } from '../../stores/images.ts';
+import DateTime from './DateTime.tsx';
 
 /** One image of the grid: name, relative age, size, the 'Uploaded' badge, Details and Delete. */
 export default function ImageCard({
@@ -33,7 +34,7 @@ export default function ImageCard({
         {name}
       </h2>
       <p className="dash-card-meta">
-        <time dateTime={new Date(item.modified * 1000).toISOString()}>{relativeAge(item.modified, now)}</time>
+        <DateTime at={item.modified * 1000}>{relativeAge(item.modified, now)}</DateTime>
         <span aria-hidden="true"> · </span>
         <span>{formatMegabytes(item.size_bytes)}</span>
         {item.slice_count && <span> · {item.slice_count} slices</span>}

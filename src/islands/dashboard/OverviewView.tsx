@@ -4,6 +4,7 @@ import { formatMegabytes } from '../../lib/megabytes.ts';
 import { relativeAge } from '../../lib/relative-age.ts';
 import { $now } from '../../stores/clock.ts';
 import { $activity, $metrics, loadOverview } from '../../stores/metrics.ts';
+import DateTime from './DateTime.tsx';
 
 /** /dashboard: the three metric cards and Recent Activity. */
 export default function OverviewView() {
@@ -52,7 +53,7 @@ export default function OverviewView() {
                 {item.kind === 'upload' ? 'Uploaded ' : `Quality check (${item.verdict ?? 'done'}) of `}
                 <strong>{item.name}</strong>
               </span>
-              <time dateTime={new Date(item.at * 1000).toISOString()}>{relativeAge(item.at, now)}</time>
+              <DateTime at={item.at * 1000}>{relativeAge(item.at, now)}</DateTime>
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
+import { DATE_FORMATS, isDateFormat } from '../../lib/date-format.ts';
 import { $userEmail, $userName } from '../../stores/session.ts';
 import {
   $settings,
@@ -64,6 +65,21 @@ export default function SettingsView() {
             {TIMEZONES.map((zone) => (
               <option key={zone} value={zone}>
                 {zone}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="dash-field">
+          <label htmlFor="settings-dateFormat">Date format</label>
+          <select
+            id="settings-dateFormat"
+            name="dateFormat"
+            value={form.dateFormat}
+            onChange={(e) => isDateFormat(e.target.value) && set('dateFormat', e.target.value)}
+          >
+            {Object.entries(DATE_FORMATS).map(([format, label]) => (
+              <option key={format} value={format}>
+                {label}
               </option>
             ))}
           </select>

@@ -19,6 +19,7 @@ import {
   renameWorkspace,
   updateMember,
 } from '../../stores/workspaces.ts';
+import DateTime from './DateTime.tsx';
 
 const ROLE_HELP: Record<WorkspaceRoleName, string> = {
   admin: 'members, roles, settings',
@@ -202,7 +203,7 @@ function Invitations({ workspaceId, onMessage }: { workspaceId: string; onMessag
             {invites.map((invite) => (
               <li key={invite.id}>
                 <span>
-                  {invite.email} as {invite.role}, until {new Date(invite.expires_at).toLocaleDateString()}
+                  {invite.email} as {invite.role}, until <DateTime at={invite.expires_at} dateOnly />
                 </span>
                 <button
                   type="button"

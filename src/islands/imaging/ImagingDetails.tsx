@@ -5,6 +5,7 @@ import type { UploadItem } from '../../../contract/uploads.ts';
 import { VERDICT_LABEL } from '../../lib/analysis-models.ts';
 import { $imageMetadata, $qcHistory, loadImageMetadata, loadQcHistory } from '../../stores/imaging.ts';
 import './imaging.css';
+import DateTime from '../dashboard/DateTime.tsx';
 
 const millimetres = (spacing: number[]) => spacing.map((s) => Number(s.toFixed(3))).join(' × ') + ' mm';
 
@@ -77,7 +78,7 @@ export default function ImagingDetails({ item }: { item: UploadItem }) {
               <span className={`imaging-verdict imaging-verdict-${result.verdict}`}>
                 {VERDICT_LABEL[result.verdict]}
               </span>{' '}
-              {result.confidence}/100 · {result.model} · {new Date(result.created_at).toLocaleString()}
+              {result.confidence}/100 · {result.model} · <DateTime at={result.created_at} />
             </li>
           ))}
         </ol>

@@ -36,7 +36,14 @@ describe('comments store', () => {
 
 describe('settings store', () => {
   it('keeps saved settings in this browser and shows Saved until the next edit', () => {
-    saveSettings({ fullName: 'A', email: 'a@example.org', timezone: 'Asia/Tokyo', mfa: true, emailSummaries: false });
+    saveSettings({
+      fullName: 'A',
+      email: 'a@example.org',
+      timezone: 'Asia/Tokyo',
+      dateFormat: 'dmy',
+      mfa: true,
+      emailSummaries: false,
+    });
     expect($settingsSaved.get()).toBe(true);
     expect(JSON.parse(localStorage.getItem('dashboard_settings_v1')!)).toMatchObject({
       timezone: 'Asia/Tokyo',
