@@ -14,6 +14,7 @@ import referenceRoutes from './modules/reference/reference.routes.ts';
 import deidentificationRoutes from './modules/deidentification/deidentification.routes.ts';
 import workspacesRoutes from './modules/workspaces/workspaces.routes.ts';
 import invitesRoutes from './modules/workspaces/invites.routes.ts';
+import commentsRoutes from './modules/comments/comments.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -32,4 +33,5 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(deidentificationRoutes);
   await app.register(workspacesRoutes);
   await app.register(invitesRoutes);
+  await app.register(commentsRoutes);
 }

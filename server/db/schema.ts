@@ -11,3 +11,4 @@ export * from '../modules/uploads/uploads.table.ts';
 export * from '../modules/qc/qc.table.ts';
 export * from '../modules/qc/qc-batch.table.ts';
 export * from '../modules/deidentification/deidentification.table.ts';
+export * from '../modules/comments/comments.table.ts';

@@ -3,6 +3,7 @@ import type { QcBatch, QcBatchResult, QcBatchStatus } from '../../../contract/qc
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
 import { qcBatches, qcBatchItems } from './qc-batch.table.ts';
+import { recordEngineComment } from '../comments/comments.repository.ts';
 import { qcResults } from './qc.table.ts';
 import { BUILTIN_MODEL } from './qc-summary.ts';
 
@@ -258,7 +259,8 @@ export function createQcBatchRepository({ db }: { db: Database }) {
     /** Stores the check of one image as a single check is stored, and marks the image done, in one transaction. */
     async recordResult(item: PendingItem, values: typeof qcResults.$inferInsert): Promise<void> {
       await db.transaction(async (tx) => {
-        const [row] = await tx.insert(qcResults).values(values).returning({ id: qcResults.id });
+        const [row] = await tx.insert(qcResults).values(values).returning();
+        await recordEngineComment(tx, row!);
         await tx
           .update(qcBatchItems)
           .set({ status: 'done', resultId: row!.id })

@@ -1,6 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import type { QcResultItem } from '../../../contract/qc.ts';
 import type { Database } from '../../db/connect.ts';
+import { recordEngineComment } from '../comments/comments.repository.ts';
 import { qcResults } from './qc.table.ts';
 
 /** A row of `qc_results`. */
@@ -23,10 +24,13 @@ export function toQcResultItem(row: QcResultRow): QcResultItem {
 /** Stored quality checks; every read is scoped to an owner. */
 export function createQcRepository({ db }: { db: Database }) {
   return {
-    /** Records one check. */
+    /** Records one check and its [QC] comment on the image, together. */
     async insert(values: typeof qcResults.$inferInsert): Promise<QcResultRow> {
-      const [row] = await db.insert(qcResults).values(values).returning();
-      return row!;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(qcResults).values(values).returning();
+        await recordEngineComment(tx, row!);
+        return row!;
+      });
     },
     /** The checks of one upload (whoever ran them), newest first; the caller has already scoped the upload. */
     async listForUpload(uploadId: string): Promise<QcResultItem[]> {
