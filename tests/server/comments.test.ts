@@ -246,7 +246,9 @@ describe('who may do what', () => {
     const mine = await call(outsider, 'DELETE', `/uploads/${image}/comments/${id}`, undefined, null);
     expect(mine.statusCode).toBe(404);
     // And nothing was changed.
-    expect((await comments(member)).json<CommentThread[]>().find((c) => c.id === id)?.text).toBe('Private to the team.');
+    expect((await comments(member)).json<CommentThread[]>().find((c) => c.id === id)?.text).toBe(
+      'Private to the team.',
+    );
   });
 
   it('answers 404 for an unknown comment and 401 without a session', async () => {

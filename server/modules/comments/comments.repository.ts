@@ -133,7 +133,11 @@ export function createCommentsRepository({ db }: { db: Database }) {
      */
     async remove(row: CommentRow, now: Date): Promise<void> {
       await db.transaction(async (tx) => {
-        const [reply] = await tx.select({ id: comments.id }).from(comments).where(eq(comments.parentId, row.id)).limit(1);
+        const [reply] = await tx
+          .select({ id: comments.id })
+          .from(comments)
+          .where(eq(comments.parentId, row.id))
+          .limit(1);
         if (reply) {
           await tx.update(comments).set({ deletedAt: now, text: '' }).where(eq(comments.id, row.id));
           await tx.delete(commentMentions).where(eq(commentMentions.commentId, row.id));
@@ -148,9 +152,7 @@ export function createCommentsRepository({ db }: { db: Database }) {
           .where(eq(comments.parentId, row.parentId))
           .limit(1);
         if (!sibling)
-          await tx
-            .delete(comments)
-            .where(and(eq(comments.id, row.parentId), sql`${comments.deletedAt} is not null`));
+          await tx.delete(comments).where(and(eq(comments.id, row.parentId), sql`${comments.deletedAt} is not null`));
       });
     },
   };

@@ -11,7 +11,7 @@ import {
   commentUpdate,
   type CommentThread,
 } from '../../../contract/comments.ts';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, forbidden, notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
@@ -23,7 +23,7 @@ import { mentionMail } from './comments.mail.ts';
 import { createCommentsRepository, type CommentViewer } from './comments.repository.ts';
 import { mentionedIn } from './mentions.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 429: errorResponse };
+const errors = errorResponses(400, 401, 403, 404, 429);
 
 function viewerOf(membership: Membership): CommentViewer {
   return {
