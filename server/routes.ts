@@ -15,6 +15,8 @@ import deidentificationRoutes from './modules/deidentification/deidentification.
 import workspacesRoutes from './modules/workspaces/workspaces.routes.ts';
 import invitesRoutes from './modules/workspaces/invites.routes.ts';
 import commentsRoutes from './modules/comments/comments.routes.ts';
+import reviewsRoutes from './modules/reviews/reviews.routes.ts';
+import reviewQueueRoutes from './modules/reviews/review-queue.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -34,4 +36,6 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(workspacesRoutes);
   await app.register(invitesRoutes);
   await app.register(commentsRoutes);
+  await app.register(reviewsRoutes);
+  await app.register(reviewQueueRoutes);
 }

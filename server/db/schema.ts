@@ -12,3 +12,4 @@ export * from '../modules/qc/qc.table.ts';
 export * from '../modules/qc/qc-batch.table.ts';
 export * from '../modules/deidentification/deidentification.table.ts';
 export * from '../modules/comments/comments.table.ts';
+export * from '../modules/reviews/reviews.table.ts';

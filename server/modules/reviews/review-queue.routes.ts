@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponse } from '../../../contract/errors.ts';
+import {
+  agreementReport,
+  latestList,
+  queuePage,
+  queueQuery,
+  reviewSettings,
+  reviewSettingsUpdate,
+} from '../../../contract/reviews.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { createAuditRepository } from '../audit/audit.repository.ts';
+import { roleAllows } from '../workspaces/workspace-roles.ts';
+import { agreementOf, matchesFilter, queueItems } from './review-queue.ts';
+import { createReviewSettingsRepository, toReviewSettings } from './review-settings.repository.ts';
+import { createReviewsRepository } from './reviews.repository.ts';
+
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+/** The review of a workspace as a whole: its settings, the queue, the cards' decisions and the agreement. */
+export default async function reviewQueueRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const reviews = createReviewsRepository({ db: app.db });
+  const settings = createReviewSettingsRepository({ db: app.db });
+  const audit = createAuditRepository({ db: app.db });
+  const reading = { preHandler: app.inWorkspace('read') };
+
+  /** Every image as the caller may see it (blind reads applied). */
+  async function itemsFor(request: FastifyRequest) {
+    const membership = currentMembership(request);
+    const [table, stored] = await Promise.all([
+      reviews.workspaceTable(membership.workspaceId, membership.userId),
+      settings.get(membership.workspaceId),
+    ]);
+    const canRate = roleAllows(membership.role, 'rate');
+    return queueItems(table, {
+      userId: membership.userId,
+      canRate,
+      tier2: canRate && stored.tier2UserIds.includes(membership.userId),
+      blind: stored.blind,
+    });
+  }
+
+  app.get('/reviews/settings', { ...reading, schema: { response: { 200: reviewSettings, ...errors } } }, async (request) =>
+    toReviewSettings(await settings.get(currentMembership(request).workspaceId)),
+  );
+
+  app.patch(
+    '/reviews/settings',
+    {
+      preHandler: app.inWorkspace('manage'),
+      schema: { body: reviewSettingsUpdate, response: { 200: reviewSettings, ...errors } },
+    },
+    async (request) => {
+      const membership = currentMembership(request);
+      const body = request.body;
+      await settings.update(
+        membership.workspaceId,
+        { blind: body.blind, artefactTags: body.artefact_tags, tier2UserIds: body.tier2_user_ids },
+        app.clock(),
+      );
+      await audit.record({
+        userId: membership.userId,
+        action: 'review.settings',
+        ip: request.ip,
+        detail: { workspace_id: membership.workspaceId, ...body },
+      });
+      return toReviewSettings(await settings.get(membership.workspaceId));
+    },
+  );
+
+  app.get(
+    '/reviews/queue',
+    { ...reading, schema: { querystring: queueQuery, response: { 200: queuePage, ...errors } } },
+    async (request) => {
+      const { filter, limit, after } = request.query;
+      const matching = (await itemsFor(request)).filter((item) => matchesFilter(item, filter));
+      // An `after` that is no longer in the list (rated meanwhile, deleted) starts from the beginning.
+      const start = after === undefined ? 0 : matching.findIndex((i) => i.stored_filename === after) + 1;
+      const page = matching.slice(start, start + limit).map(({ disagreement: _, ...item }) => item);
+      const more = start + limit < matching.length;
+      return { items: page, total: matching.length, next: more ? page.at(-1)!.stored_filename : null };
+    },
+  );
+
+  app.get('/reviews/latest', { ...reading, schema: { response: { 200: latestList, ...errors } } }, async (request) =>
+    (await itemsFor(request)).flatMap((item) =>
+      item.latest ? [{ stored_filename: item.stored_filename, status: item.status, latest: item.latest }] : [],
+    ),
+  );
+
+  app.get('/reviews/agreement', { ...reading, schema: { response: { 200: agreementReport, ...errors } } }, async (request) => {
+    const membership = currentMembership(request);
+    const table = await reviews.workspaceTable(membership.workspaceId, membership.userId);
+    const names = await reviews.namesOf([...new Set(table.ratings.map((r) => r.raterId))]);
+    return agreementOf(table, names);
+  });
+}
