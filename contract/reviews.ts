@@ -153,7 +153,9 @@ export const queuePage = z.object({
 export type QueuePage = z.infer<typeof queuePage>;
 
 /** Answer of GET /reviews/latest: the latest decision of each image that has one the caller may see. */
-export const latestList = z.array(z.object({ stored_filename: z.string(), status: reviewStatus, latest: latestDecision }));
+export const latestList = z.array(
+  z.object({ stored_filename: z.string(), status: reviewStatus, latest: latestDecision }),
+);
 export type LatestList = z.infer<typeof latestList>;
 
 /** Body of PUT /uploads/{stored_filename}/review/assignees (admins). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import {
   agreementReport,
   latestList,
@@ -16,7 +16,7 @@ import { agreementOf, matchesFilter, queueItems } from './review-queue.ts';
 import { createReviewSettingsRepository, toReviewSettings } from './review-settings.repository.ts';
 import { createReviewsRepository } from './reviews.repository.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+const errors = errorResponses(400, 401, 403, 404);
 
 /** The review of a workspace as a whole: its settings, the queue, the cards' decisions and the agreement. */
 export default async function reviewQueueRoutes(fastify: FastifyInstance): Promise<void> {
@@ -42,8 +42,10 @@ export default async function reviewQueueRoutes(fastify: FastifyInstance): Promi
     });
   }
 
-  app.get('/reviews/settings', { ...reading, schema: { response: { 200: reviewSettings, ...errors } } }, async (request) =>
-    toReviewSettings(await settings.get(currentMembership(request).workspaceId)),
+  app.get(
+    '/reviews/settings',
+    { ...reading, schema: { response: { 200: reviewSettings, ...errors } } },
+    async (request) => toReviewSettings(await settings.get(currentMembership(request).workspaceId)),
   );
 
   app.patch(
@@ -75,25 +77,31 @@ export default async function reviewQueueRoutes(fastify: FastifyInstance): Promi
     { ...reading, schema: { querystring: queueQuery, response: { 200: queuePage, ...errors } } },
     async (request) => {
       const { filter, limit, after } = request.query;
-      const matching = (await itemsFor(request)).filter((item) => matchesFilter(item, filter));
+      const matching = (await itemsFor(request))
+        .filter((entry) => matchesFilter(entry, filter))
+        .map((entry) => entry.item);
       // An `after` that is no longer in the list (rated meanwhile, deleted) starts from the beginning.
       const start = after === undefined ? 0 : matching.findIndex((i) => i.stored_filename === after) + 1;
-      const page = matching.slice(start, start + limit).map(({ disagreement: _, ...item }) => item);
+      const page = matching.slice(start, start + limit);
       const more = start + limit < matching.length;
       return { items: page, total: matching.length, next: more ? page.at(-1)!.stored_filename : null };
     },
   );
 
   app.get('/reviews/latest', { ...reading, schema: { response: { 200: latestList, ...errors } } }, async (request) =>
-    (await itemsFor(request)).flatMap((item) =>
+    (await itemsFor(request)).flatMap(({ item }) =>
       item.latest ? [{ stored_filename: item.stored_filename, status: item.status, latest: item.latest }] : [],
     ),
   );
 
-  app.get('/reviews/agreement', { ...reading, schema: { response: { 200: agreementReport, ...errors } } }, async (request) => {
-    const membership = currentMembership(request);
-    const table = await reviews.workspaceTable(membership.workspaceId, membership.userId);
-    const names = await reviews.namesOf([...new Set(table.ratings.map((r) => r.raterId))]);
-    return agreementOf(table, names);
-  });
+  app.get(
+    '/reviews/agreement',
+    { ...reading, schema: { response: { 200: agreementReport, ...errors } } },
+    async (request) => {
+      const membership = currentMembership(request);
+      const table = await reviews.workspaceTable(membership.workspaceId, membership.userId);
+      const names = await reviews.namesOf([...new Set(table.ratings.map((r) => r.raterId))]);
+      return agreementOf(table, names);
+    },
+  );
 }

@@ -15,11 +15,17 @@ export interface QueueCaller {
   blind: boolean;
 }
 
+/** One image of the queue, and whether its tier-1 raters differ (which the caller may see). */
+export interface QueueEntry {
+  item: QueueItem;
+  disagreement: boolean;
+}
+
 /**
  * Every image of the workspace as the caller may see it in the queue, oldest upload first. The whole table
  * is read at once: a workspace's ratings are a few rows per image, and the filters need them all.
  */
-export function queueItems(table: WorkspaceTable, caller: QueueCaller): (QueueItem & { disagreement: boolean })[] {
+export function queueItems(table: WorkspaceTable, caller: QueueCaller): QueueEntry[] {
   const byImage = new Map<string, { raterId: string; rating: ReviewRating }[]>();
   for (const cell of table.ratings) {
     const list = byImage.get(cell.uploadId) ?? [];
@@ -39,7 +45,7 @@ export function queueItems(table: WorkspaceTable, caller: QueueCaller): (QueueIt
       caller.blind,
     );
     const seen = visibleState(state, hidden);
-    return {
+    const item: QueueItem = {
       stored_filename: image.storedFilename,
       original_name_guess: image.originalName,
       extension: image.extension,
@@ -50,14 +56,14 @@ export function queueItems(table: WorkspaceTable, caller: QueueCaller): (QueueIt
       my_rating: mine?.rating ?? null,
       qc_verdict: table.verdicts.get(image.id) ?? null,
       assigned_to_me: table.mine.has(image.id),
-      // Raters who differ on an image still open; hidden from a blind rater who has not rated it.
-      disagreement: seen.status === 'tier2' && new Set(ratings.map((r) => r.rating)).size > 1,
     };
+    // Raters who differ on an image still open; hidden from a blind rater who has not rated it.
+    return { item, disagreement: seen.status === 'tier2' && new Set(ratings.map((r) => r.rating)).size > 1 };
   });
 }
 
 /** Whether an image belongs under a filter of the queue. */
-export function matchesFilter(item: QueueItem & { disagreement: boolean }, filter: QueueFilter): boolean {
+export function matchesFilter({ item, disagreement }: QueueEntry, filter: QueueFilter): boolean {
   switch (filter) {
     case 'all':
       return true;
@@ -66,7 +72,7 @@ export function matchesFilter(item: QueueItem & { disagreement: boolean }, filte
     case 'flagged':
       return item.qc_verdict === 'review' || item.qc_verdict === 'fail';
     case 'disagreement':
-      return item.disagreement;
+      return disagreement;
     case 'tier2':
       return item.status === 'tier2';
     case 'assigned':

@@ -42,6 +42,9 @@ export function hiddenFrom(viewer: Viewer, state: ReviewState, blind: boolean): 
 }
 
 /** The state as the caller may see it: all of it, or 'hidden' with nothing derived from others' ratings. */
-export function visibleState(state: ReviewState, hidden: boolean): Omit<ReviewState, 'status'> & { status: ReviewStatus } {
+export function visibleState(
+  state: ReviewState,
+  hidden: boolean,
+): Omit<ReviewState, 'status'> & { status: ReviewStatus } {
   return hidden ? { status: 'hidden', escalation: null, latest: null } : state;
 }

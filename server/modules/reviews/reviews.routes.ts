@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import { assigneesBody, imageReview, ratingBody } from '../../../contract/reviews.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
@@ -13,7 +13,7 @@ import { reviewState } from './review-status.ts';
 import { alreadyDecided, notEscalated, notTier2, unknownTag } from './reviews.errors.ts';
 import { createReviewsRepository } from './reviews.repository.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** The review of one image: read it, rate it (tier 1), decide it (tier 2), assign it to raters. */
 export default async function reviewsRoutes(fastify: FastifyInstance): Promise<void> {
@@ -62,7 +62,12 @@ export default async function reviewsRoutes(fastify: FastifyInstance): Promise<v
       if (await deps.reviews.decisionOf(upload.id)) throw alreadyDecided();
       const body = request.body;
       const tags = await checkedTags(membership.workspaceId, body.tags);
-      await deps.reviews.rate(upload.id, membership.userId, { rating: body.rating, tags, note: body.note }, app.clock());
+      await deps.reviews.rate(
+        upload.id,
+        membership.userId,
+        { rating: body.rating, tags, note: body.note },
+        app.clock(),
+      );
       await audit.record({
         userId: membership.userId,
         action: 'review.rate',
@@ -95,7 +100,13 @@ export default async function reviewsRoutes(fastify: FastifyInstance): Promise<v
       if (!(await deps.settings.isTier2(membership.workspaceId, membership.userId))) throw notTier2();
       if (await deps.reviews.decisionOf(upload.id)) throw alreadyDecided();
       const ratings = await deps.reviews.ratingsOf(upload.id);
-      if (reviewState(ratings.map((r) => r.rating), null).status !== 'tier2') throw notEscalated();
+      if (
+        reviewState(
+          ratings.map((r) => r.rating),
+          null,
+        ).status !== 'tier2'
+      )
+        throw notEscalated();
       const body = request.body;
       const tags = await checkedTags(membership.workspaceId, body.tags);
       const name = (await deps.reviews.namesOf([membership.userId])).get(membership.userId) ?? '';
