@@ -5,7 +5,7 @@ import { api } from '../lib/api.ts';
 import { isPreviewable } from '../lib/preview-types.ts';
 import { qcRequest } from '../lib/qc-request.ts';
 import { extractQcText, qcErrorMessage } from '../lib/qc-text.ts';
-import { addQcComment } from './comments.ts';
+import { loadComments } from './comments.ts';
 import { apiPathOf } from './images.ts';
 
 /** The preview of the open image. */
@@ -79,7 +79,7 @@ export function closeDetails(): void {
   $detailsItem.set(undefined);
 }
 
-/** Runs the language-model quality check; a result is also added to the image's comments. */
+/** Runs the language-model quality check; the server adds a result to the image's comments as the engine's. */
 export async function checkQuality(item: UploadItem): Promise<void> {
   const current = opening;
   $qc.set({ status: 'running' });
@@ -88,8 +88,8 @@ export async function checkQuality(item: UploadItem): Promise<void> {
     if (current !== opening) return;
     const text = extractQcText(answer);
     if (!text) return $qc.set({ status: 'empty' });
-    addQcComment(item.stored_filename, text);
     $qc.set({ status: 'done', text });
+    await loadComments(item.stored_filename);
   } catch (error) {
     if (current !== opening) return;
     const wretchError = error as WretchError;

@@ -66,4 +66,6 @@ export function clearSession(): void {
   for (const atom of [$token, $authToken, $userId, $userName, $userEmail, $orgId, $sessionTs]) atom.set(undefined);
   $user.set(undefined);
   $workspaceId.set(undefined);
+  // The offline copy of comments (which may describe patients) goes with the session that could read them.
+  globalThis.localStorage?.removeItem('image_comments_v1');
 }

@@ -168,7 +168,7 @@ test.describe('My Images', () => {
     await expect(page.getByRole('dialog')).toBeHidden();
   });
 
-  test('a comment is saved, listed newest first, kept in the browser, and the box cleared', async ({
+  test('a comment is saved on the server, listed newest first, cached in the browser, and the box cleared', async ({
     page,
     request,
   }) => {
@@ -200,6 +200,8 @@ test.describe('My Images', () => {
     expect(await list.evaluate((el) => getComputedStyle(el).maxHeight)).toBe('200px');
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('image_comments_v1') ?? '{}'));
     expect(Object.values(stored)[0]).toHaveLength(2);
+    // The browser keeps the server's copy: each comment has the id the server gave it.
+    expect((Object.values(stored)[0] as { id?: string }[]).every((c) => typeof c.id === 'string')).toBe(true);
     await expectAccessible(page);
 
     await page.reload();

@@ -350,6 +350,20 @@ describe('quality-check results', () => {
     expect((await call(member, 'GET', `/uploads/${dicom}/qc-results`)).json()).toHaveLength(1);
   });
 
+  it('appear for each image of a batch check too', async () => {
+    const dicom = await upload(member, 'batch-phantom.dcm', await phantomDicom());
+    const created = await call(member, 'POST', '/qc/batches', { scope: 'selection', stored_filenames: [dicom] });
+    expect(created.statusCode).toBe(202);
+    const deadline = Date.now() + 20_000;
+    while ((await call(member, 'GET', `/qc/batches/${created.json().id}`)).json().status !== 'done') {
+      if (Date.now() > deadline) throw new Error('batch not done');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const [engine] = (await comments(reviewer, dicom)).json<CommentThread[]>();
+    expect(engine).toMatchObject({ engine: true, author_name: 'QC engine' });
+    expect(engine!.text).toMatch(/^\[QC\] QC verdict: /);
+  });
+
   it('deleting the image removes its comments with it', async () => {
     const doomed = await upload(member, 'doomed.png', await pngBytes());
     expect((await post(member, 'soon gone', undefined, doomed)).statusCode).toBe(201);

@@ -1,42 +1,231 @@
 import { useStore } from '@nanostores/react';
-import { useState } from 'react';
-import { commentsNewestFirst } from '../../lib/comments.ts';
-import { $comments, $commentSaving, saveComment } from '../../stores/comments.ts';
-import DateTime from './DateTime.tsx';
+import { useEffect, useId, useState } from 'react';
+import { commentsNewestFirst, type CachedComment } from '../../lib/comments.ts';
+import {
+  $comments,
+  $commentSaving,
+  $commentsLoad,
+  deleteComment,
+  editComment,
+  loadComments,
+  saveComment,
+} from '../../stores/comments.ts';
+import { $currentWorkspace } from '../../stores/workspaces.ts';
 
-/** The image's comments, newest first, kept in this browser, with a box to add one. */
-export default function CommentsPanel({ storedFilename }: { storedFilename: string }) {
-  const book = useStore($comments);
+/** A text box with Save and Clear (SPEC §5: Save disabled when blank, Clear when empty). */
+function CommentForm({
+  label,
+  initial = '',
+  saveLabel = 'Save',
+  onSave,
+  onCancel,
+}: {
+  label: string;
+  initial?: string;
+  saveLabel?: string;
+  onSave: (text: string) => Promise<string | undefined>;
+  onCancel?: () => void;
+}) {
   const saving = useStore($commentSaving);
-  const [text, setText] = useState('');
-  const comments = commentsNewestFirst(book, storedFilename);
+  const [text, setText] = useState(initial);
+  const [error, setError] = useState('');
+  const id = useId();
 
   const save = async () => {
-    await saveComment(storedFilename, text);
-    setText('');
+    setError('');
+    const failed = await onSave(text);
+    if (failed) setError(failed);
+    else setText('');
   };
+
+  return (
+    <div className="dash-comment-form">
+      <label htmlFor={`${id}-text`}>{label}</label>
+      <textarea
+        id={`${id}-text`}
+        rows={3}
+        value={text}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => setText(event.target.value)}
+      />
+      <p id={`${id}-hint`} className="dash-muted dash-comment-hint">
+        Type @ and a member’s name to notify them by e-mail.
+      </p>
+      <div className="dash-comment-actions">
+        <button type="button" className="dash-primary" disabled={!text.trim() || saving} onClick={() => void save()}>
+          {saving ? 'Saving...' : saveLabel}
+        </button>
+        {onCancel ? (
+          <button type="button" className="dash-quiet" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : (
+          <button type="button" className="dash-quiet" disabled={text === ''} onClick={() => setText('')}>
+            Clear
+          </button>
+        )}
+      </div>
+      {error && (
+        <p role="alert" className="dash-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** One comment: author, time, text, and the actions the caller may take on it. */
+function CommentEntry({
+  storedFilename,
+  comment,
+  canReply,
+}: {
+  storedFilename: string;
+  comment: CachedComment;
+  canReply: boolean;
+}) {
+  const [mode, setMode] = useState<'view' | 'edit' | 'reply' | 'confirm-delete'>('view');
+  const [error, setError] = useState('');
+  const author = comment.id === undefined ? 'Kept in this browser' : (comment.author_name ?? '');
+  const remove = async () => {
+    const failed = await deleteComment(storedFilename, comment.id!);
+    if (failed) setError(failed);
+    setMode('view');
+  };
+
+  return (
+    <>
+      <p className="dash-comment-meta">
+        <strong>{author}</strong>{' '}
+        <time dateTime={new Date(comment.ts).toISOString()}>{new Date(comment.ts).toLocaleString()}</time>
+        {comment.edited_ts ? ' (edited)' : ''}
+      </p>
+      {mode === 'edit' ? (
+        <CommentForm
+          label="Edit comment"
+          initial={comment.text}
+          onSave={async (text) => {
+            const failed = await editComment(storedFilename, comment.id!, text);
+            if (!failed) setMode('view');
+            return failed;
+          }}
+          onCancel={() => setMode('view')}
+        />
+      ) : (
+        <p className={comment.deleted ? 'dash-muted' : undefined}>
+          {comment.deleted ? 'This comment was deleted.' : comment.text}
+        </p>
+      )}
+      {mode === 'view' && comment.id !== undefined && (canReply || comment.can_edit || comment.can_delete) && (
+        <div className="dash-comment-tools">
+          {canReply && !comment.deleted && (
+            <button type="button" className="dash-link" onClick={() => setMode('reply')}>
+              Reply
+            </button>
+          )}
+          {comment.can_edit && (
+            <button type="button" className="dash-link" onClick={() => setMode('edit')}>
+              Edit
+            </button>
+          )}
+          {comment.can_delete && (
+            <button type="button" className="dash-link" onClick={() => setMode('confirm-delete')}>
+              Delete
+            </button>
+          )}
+        </div>
+      )}
+      {mode === 'confirm-delete' && (
+        <div className="dash-comment-tools" role="group" aria-label="Delete this comment?">
+          <span>Delete this comment?</span>
+          <button type="button" className="dash-link" onClick={() => void remove()}>
+            Yes, delete
+          </button>
+          <button type="button" className="dash-link" onClick={() => setMode('view')}>
+            No
+          </button>
+        </div>
+      )}
+      {mode === 'reply' && (
+        <CommentForm
+          label={`Reply to ${author}`}
+          saveLabel="Save reply"
+          onSave={async (text) => {
+            const failed = await saveComment(storedFilename, text, comment.id);
+            if (!failed) setMode('view');
+            return failed;
+          }}
+          onCancel={() => setMode('view')}
+        />
+      )}
+      {error && (
+        <p role="alert" className="dash-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * The image's comments, shared with the workspace: threads newest first, replies under them, and a box to
+ * add one. The copy kept in this browser shows while the server answers, or when it cannot be reached.
+ */
+export default function CommentsPanel({ storedFilename }: { storedFilename: string }) {
+  const book = useStore($comments);
+  const load = useStore($commentsLoad);
+  const workspace = useStore($currentWorkspace);
+  const canWrite = workspace?.role !== 'viewer';
+  const threads = commentsNewestFirst(book, storedFilename);
+  const state = load?.storedFilename === storedFilename ? load : undefined;
+
+  useEffect(() => {
+    void loadComments(storedFilename);
+    // Back on the page, the panel shows what colleagues wrote meanwhile.
+    const refresh = () => {
+      if (document.visibilityState === 'visible') void loadComments(storedFilename);
+    };
+    document.addEventListener('visibilitychange', refresh);
+    return () => document.removeEventListener('visibilitychange', refresh);
+  }, [storedFilename]);
 
   return (
     <section className="dash-comments" aria-labelledby="comments-title">
       <h3 id="comments-title">Comments</h3>
-      <label htmlFor="comment-text">Add a comment</label>
-      <textarea id="comment-text" rows={3} value={text} onChange={(event) => setText(event.target.value)} />
-      <div className="dash-comment-actions">
-        <button type="button" className="dash-primary" disabled={!text.trim() || saving} onClick={() => void save()}>
-          {saving ? 'Saving...' : 'Save'}
-        </button>
-        <button type="button" className="dash-quiet" disabled={text === ''} onClick={() => setText('')}>
-          Clear
-        </button>
-      </div>
-      {comments.length === 0 ? (
-        <p className="dash-muted">No comments yet.</p>
+      {canWrite ? (
+        <CommentForm label="Add a comment" onSave={(text) => saveComment(storedFilename, text)} />
+      ) : (
+        <p className="dash-muted">Your role in this workspace lets you read comments, not write them.</p>
+      )}
+      {state?.status === 'loading' && threads.length > 0 && (
+        <p className="dash-muted" role="status">
+          Loading comments… showing the copy saved in this browser.
+        </p>
+      )}
+      {state?.status === 'offline' && (
+        <p className="dash-error" role="status">
+          {state.message}. {threads.length > 0 ? 'Showing the copy saved in this browser.' : ''}
+        </p>
+      )}
+      {threads.length === 0 ? (
+        <p className="dash-muted">{state?.status === 'loading' ? 'Loading comments…' : 'No comments yet.'}</p>
       ) : (
         <ol className="dash-comment-list" aria-label="Comments, newest first" tabIndex={0}>
-          {comments.map((comment) => (
-            <li key={`${comment.ts}-${comment.text}`}>
-              <p>{comment.text}</p>
-              <DateTime at={comment.ts} />
+          {threads.map((thread) => (
+            <li
+              key={thread.id ?? `${thread.ts}-${thread.text}`}
+              className={thread.engine ? 'dash-comment-engine' : undefined}
+            >
+              <CommentEntry storedFilename={storedFilename} comment={thread} canReply={canWrite} />
+              {thread.replies && thread.replies.length > 0 && (
+                <ol className="dash-comment-replies" aria-label={`Replies to ${thread.author_name ?? 'this comment'}`}>
+                  {thread.replies.map((reply) => (
+                    <li key={reply.id ?? `${reply.ts}-${reply.text}`}>
+                      <CommentEntry storedFilename={storedFilename} comment={reply} canReply={false} />
+                    </li>
+                  ))}
+                </ol>
+              )}
             </li>
           ))}
         </ol>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addComment, commentsNewestFirst, parseCommentBook } from '../../../src/lib/comments.ts';
+import { commentsNewestFirst, localOnlyNotes, parseCommentBook, withThreads } from '../../../src/lib/comments.ts';
 import { extractQcText, qcErrorMessage } from '../../../src/lib/qc-text.ts';
 
 describe('extractQcText', () => {
@@ -36,20 +36,41 @@ describe('qcErrorMessage', () => {
 });
 
 describe('comments', () => {
-  it('adds trimmed comments and lists them newest first', () => {
-    let book = addComment({}, 'a.png', ' first ', 1);
-    book = addComment(book, 'a.png', 'second', 2);
-    book = addComment(book, 'b.png', 'other', 3);
+  const thread = (id: string, ts: number) => ({
+    id,
+    parent_id: null,
+    author_id: 'u1',
+    author_name: 'Ada',
+    engine: false,
+    text: id,
+    ts,
+    edited_ts: null,
+    deleted: false,
+    mentions: [],
+    can_edit: true,
+    can_delete: true,
+    replies: [],
+  });
+  it('keeps the server threads per image and lists them newest first', () => {
+    let book = withThreads({}, 'a.png', [thread('first', 1), thread('second', 2)]);
+    book = withThreads(book, 'b.png', [thread('other', 3)]);
     expect(commentsNewestFirst(book, 'a.png').map((c) => c.text)).toEqual(['second', 'first']);
     expect(commentsNewestFirst(book, 'c.png')).toEqual([]);
   });
-  it('ignores blank text', () => {
-    const book = {};
-    expect(addComment(book, 'a.png', '   ', 1)).toBe(book);
+  it('tells notes kept only in this browser from the server copy and from [QC] results', () => {
+    const book = { 'a.png': [thread('shared', 1), { text: 'old note', ts: 2 }, { text: '[QC] Pass', ts: 3 }] };
+    expect(localOnlyNotes(book, 'a.png')).toEqual([{ text: 'old note', ts: 2 }]);
   });
   it('reads a stored book and tolerates garbage', () => {
-    expect(parseCommentBook('{"a.png":[{"text":"x","ts":1},{"bad":true}]}')).toEqual({
-      'a.png': [{ text: 'x', ts: 1 }],
+    expect(
+      parseCommentBook(
+        '{"a.png":[{"text":"x","ts":1},{"bad":true},{"text":"y","ts":2,"replies":[{"text":"z","ts":3},5]}]}',
+      ),
+    ).toEqual({
+      'a.png': [
+        { text: 'x', ts: 1 },
+        { text: 'y', ts: 2, replies: [{ text: 'z', ts: 3 }] },
+      ],
     });
     expect(parseCommentBook('not json')).toEqual({});
     expect(parseCommentBook('[1,2]')).toEqual({});

@@ -1,36 +1,91 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { qcRequest } from '../../../src/lib/qc-request.ts';
-import { $comments, addQcComment, COMMENT_SAVE_DELAY_MS, saveComment } from '../../../src/stores/comments.ts';
+import {
+  $comments,
+  $commentsLoad,
+  COMMENT_SAVE_DELAY_MS,
+  loadComments,
+  saveComment,
+} from '../../../src/stores/comments.ts';
+import { $token } from '../../../src/stores/session.ts';
 import { apiPathOf } from '../../../src/stores/images.ts';
 import { $settings, $settingsSaved, saveSettings, settingsEdited } from '../../../src/stores/settings.ts';
 
 describe('comments store', () => {
+  const thread = {
+    id: 'c1',
+    parent_id: null,
+    author_id: 'u1',
+    author_name: 'Ada',
+    engine: false,
+    text: 'Looks sharp',
+    ts: 5,
+    edited_ts: null,
+    deleted: false,
+    mentions: [],
+    can_edit: true,
+    can_delete: true,
+    replies: [],
+  };
+  let calls: { method: string; url: string; body?: unknown }[];
+  let listAnswer: () => Response;
   beforeEach(() => {
     vi.useFakeTimers();
     $comments.set({});
+    calls = [];
+    listAnswer = () => Response.json([thread]);
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      calls.push({ method, url, body: init.body ? JSON.parse(init.body as string) : undefined });
+      return method === 'GET' ? listAnswer() : Response.json(thread, { status: 201 });
+    });
   });
-  afterEach(() => vi.useRealTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 
-  it('saves a comment only after the 150 ms delay, under image_comments_v1', async () => {
+  it('sends a comment only after the 150 ms delay, then keeps the server’s copy under image_comments_v1', async () => {
     expect(COMMENT_SAVE_DELAY_MS).toBe(150);
     const saving = saveComment('a.png', 'Looks sharp');
     await vi.advanceTimersByTimeAsync(149);
-    expect($comments.get()['a.png']).toBeUndefined();
+    expect(calls).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    await saving;
+    expect(await saving).toBeUndefined();
+    expect(calls[0]).toMatchObject({ method: 'POST', body: { text: 'Looks sharp' } });
+    expect(calls[0]!.url).toMatch(/\/uploads\/a\.png\/comments$/);
+    expect(calls[1]).toMatchObject({ method: 'GET' });
     expect($comments.get()['a.png']?.map((c) => c.text)).toEqual(['Looks sharp']);
-    expect(JSON.parse(localStorage.getItem('image_comments_v1')!)['a.png'][0].text).toBe('Looks sharp');
+    expect(JSON.parse(localStorage.getItem('image_comments_v1')!)['a.png'][0].id).toBe('c1');
   });
 
   it('ignores blank text', async () => {
     await saveComment('a.png', '   ');
-    expect($comments.get()).toEqual({});
+    expect(calls).toEqual([]);
   });
 
-  it('adds a QC result with the [QC] prefix', () => {
-    addQcComment('b.dcm', 'No artefacts. Confidence 88.');
-    expect($comments.get()['b.dcm']?.[0]?.text).toBe('[QC] No artefacts. Confidence 88.');
+  it('keeps showing the saved copy when the server cannot be reached', async () => {
+    $comments.set({ 'a.png': [thread] });
+    listAnswer = () => Response.json({ detail: 'Service unavailable' }, { status: 503 });
+    await loadComments('a.png');
+    expect($commentsLoad.get()).toEqual({ storedFilename: 'a.png', status: 'offline', message: 'Service unavailable' });
+    expect($comments.get()['a.png']).toEqual([thread]);
+  });
+
+  it('sends notes kept in this browser before comments were shared, once, and forgets the copy at sign-out', async () => {
+    $comments.set({
+      'a.png': [
+        { text: 'old note', ts: 1 },
+        { text: '[QC] Pass', ts: 2 },
+      ],
+    });
+    await loadComments('a.png');
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ text: 'old note' }]);
+    expect($comments.get()['a.png']).toEqual([thread]);
+    $token.set('t');
+    $token.set(undefined);
+    expect($comments.get()).toEqual({});
   });
 });
 
