@@ -17,6 +17,7 @@ import invitesRoutes from './modules/workspaces/invites.routes.ts';
 import commentsRoutes from './modules/comments/comments.routes.ts';
 import reviewsRoutes from './modules/reviews/reviews.routes.ts';
 import reviewQueueRoutes from './modules/reviews/review-queue.routes.ts';
+import auditRoutes from './modules/audit/audit.routes.ts';
 
 /** Every feature's routes under /api/v1; one line per module. */
 export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
@@ -38,4 +39,5 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(commentsRoutes);
   await app.register(reviewsRoutes);
   await app.register(reviewQueueRoutes);
+  await app.register(auditRoutes);
 }

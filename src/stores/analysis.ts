@@ -4,6 +4,7 @@ import { analysisCsv, METRIC_SETS, type MetricSet } from '../lib/analysis-models
 import { api, errorMessage } from '../lib/api.ts';
 import { filterImages } from '../lib/image-search.ts';
 import { $images } from './images.ts';
+import { $workspaceId } from './workspace-choice.ts';
 
 /** The batch the Analysis page follows: none yet, one being started, one with its progress and results. */
 export type AnalysisBatch =
@@ -69,6 +70,14 @@ export function tickAllShown(on: boolean): void {
 
 // Each follow gets a number; a newer one (or leaving the page) makes the older stop polling.
 let following = 0;
+
+// Another workspace has other images and batches: what was chosen and shown of the previous one is dropped.
+$workspaceId.listen(() => {
+  following++;
+  $analysisBatch.set({ status: 'idle' });
+  $analysisSearch.set('');
+  $analysisTicked.set(undefined);
+});
 
 async function allResults(id: string): Promise<QcBatchResult[]> {
   const items: QcBatchResult[] = [];

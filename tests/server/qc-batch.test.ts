@@ -289,7 +289,8 @@ describe('a batch is held by one server at a time, through its lease', () => {
     const now = new Date();
     const minutes = (n: number) => new Date(now.getTime() + n * 60_000);
     // Made straight in the database, so no server here starts it.
-    const batch = await repo.create(who.id, { scope: 'library', query: null }, [upload!], now);
+    const owner = { ownerId: who.id, workspaceId: upload!.workspaceId };
+    const batch = await repo.create(owner, { scope: 'library', query: null }, [upload!], now);
     expect(await repo.claim(batch.id, now, minutes(1))).toEqual({ ownerId: who.id });
     // A second server finds it held while the first one's lease runs…
     expect(await repo.claimable(now)).not.toContain(batch.id);
@@ -298,7 +299,7 @@ describe('a batch is held by one server at a time, through its lease', () => {
     expect(await repo.claimable(minutes(2))).toContain(batch.id);
     expect(await repo.claim(batch.id, minutes(2), minutes(3))).toEqual({ ownerId: who.id });
     // A cancelled batch is nobody's to take, and its lease cannot be renewed.
-    await repo.cancel(who.id, batch.id, minutes(2));
+    await repo.cancel(owner.workspaceId, batch.id, minutes(2));
     expect(await repo.renew(batch.id, minutes(4))).toBe(false);
     expect(await repo.claimable(minutes(10))).not.toContain(batch.id);
   });

@@ -136,6 +136,17 @@ const routes: {
       call(u, 'PATCH', `/workspaces/${workspaceId}/members/${people.viewer.id}`, { payload: { role: 'viewer' } }),
   },
   {
+    name: 'GET /workspaces/{id}/audit',
+    expect: MANAGE,
+    send: (u) => call(u, 'GET', `/workspaces/${workspaceId}/audit`),
+  },
+  {
+    name: 'GET /workspaces/{id}/audit.csv',
+    expect: MANAGE,
+    send: (u) => call(u, 'GET', `/workspaces/${workspaceId}/audit.csv`),
+  },
+  { name: 'GET /qc/batches', expect: READ, send: (u) => call(u, 'GET', '/qc/batches') },
+  {
     name: 'DELETE /workspaces/{id}/members/{userId} (someone else)',
     expect: MANAGE,
     send: async (u) => {

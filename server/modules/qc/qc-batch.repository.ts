@@ -57,7 +57,7 @@ function toQcBatch(row: QcBatchRow, progress: Progress = NO_PROGRESS): QcBatch {
   };
 }
 
-/** Batch checks and their images; every read a user makes is scoped to its owner. */
+/** Batch checks and their images; every read a user makes is scoped to a workspace. */
 export function createQcBatchRepository({ db }: { db: Database }) {
   async function withProgress(rows: QcBatchRow[]): Promise<QcBatch[]> {
     if (rows.length === 0) return [];
@@ -76,20 +76,20 @@ export function createQcBatchRepository({ db }: { db: Database }) {
     return rows.map((row) => toQcBatch(row, byId.get(row.id)));
   }
 
-  async function ownRow(ownerId: string, id: string): Promise<QcBatchRow> {
+  async function rowInWorkspace(workspaceId: string, id: string): Promise<QcBatchRow> {
     const [row] = await db
       .select()
       .from(qcBatches)
-      .where(and(eq(qcBatches.id, id), eq(qcBatches.ownerId, ownerId)))
+      .where(and(eq(qcBatches.id, id), eq(qcBatches.workspaceId, workspaceId)))
       .limit(1);
     if (!row) throw notFound('Batch check not found');
     return row;
   }
 
   return {
-    /** Records a queued batch of the chosen images, in their order. */
+    /** Records a queued batch of the chosen images (of the workspace's library), in their order. */
     async create(
-      ownerId: string,
+      { ownerId, workspaceId }: { ownerId: string; workspaceId: string },
       choice: { scope: string; query: string | null },
       chosen: ChosenUpload[],
       now: Date,
@@ -97,7 +97,7 @@ export function createQcBatchRepository({ db }: { db: Database }) {
       return db.transaction(async (tx) => {
         const [row] = await tx
           .insert(qcBatches)
-          .values({ ownerId, status: 'queued', scope: choice.scope, query: choice.query, createdAt: now })
+          .values({ ownerId, workspaceId, status: 'queued', scope: choice.scope, query: choice.query, createdAt: now })
           .returning();
         for (let start = 0; start < chosen.length; start += INSERT_CHUNK) {
           await tx.insert(qcBatchItems).values(
@@ -125,36 +125,36 @@ export function createQcBatchRepository({ db }: { db: Database }) {
       return row?.n ?? 0;
     },
 
-    /** One batch of the owner with its progress; 404 when unknown or someone else's. */
-    async findForOwner(ownerId: string, id: string): Promise<QcBatch> {
-      const [batch] = await withProgress([await ownRow(ownerId, id)]);
+    /** One batch of the workspace with its progress; 404 when unknown or another workspace's. */
+    async findInWorkspace(workspaceId: string, id: string): Promise<QcBatch> {
+      const [batch] = await withProgress([await rowInWorkspace(workspaceId, id)]);
       return batch!;
     },
 
-    /** The owner's most recent batches, newest first. */
-    async listForOwner(ownerId: string, limit = 20): Promise<QcBatch[]> {
+    /** The workspace's most recent batches, whoever started them, newest first. */
+    async listForWorkspace(workspaceId: string, limit = 20): Promise<QcBatch[]> {
       const rows = await db
         .select()
         .from(qcBatches)
-        .where(eq(qcBatches.ownerId, ownerId))
+        .where(eq(qcBatches.workspaceId, workspaceId))
         .orderBy(desc(qcBatches.createdAt), desc(qcBatches.id))
         .limit(limit);
       return withProgress(rows);
     },
 
-    /** Stops a queued or running batch of the owner (one already over is left as it is); 404 when not theirs. */
-    async cancel(ownerId: string, id: string, now: Date): Promise<QcBatch> {
-      await ownRow(ownerId, id);
+    /** Stops a queued or running batch of the workspace (one already over is left as it is); 404 when not its. */
+    async cancel(workspaceId: string, id: string, now: Date): Promise<QcBatch> {
+      await rowInWorkspace(workspaceId, id);
       await db
         .update(qcBatches)
         .set({ status: 'cancelled', finishedAt: now, leaseExpiresAt: null })
         .where(and(eq(qcBatches.id, id), inArray(qcBatches.status, UNFINISHED)));
-      return this.findForOwner(ownerId, id);
+      return this.findInWorkspace(workspaceId, id);
     },
 
-    /** A page of the owner's batch results in the batch's order. */
-    async results(ownerId: string, id: string, offset: number, limit: number) {
-      await ownRow(ownerId, id);
+    /** A page of the workspace's batch results in the batch's order. */
+    async results(workspaceId: string, id: string, offset: number, limit: number) {
+      await rowInWorkspace(workspaceId, id);
       const [{ total } = { total: 0 }] = await db
         .select({ total: sql<number>`count(*)::int` })
         .from(qcBatchItems)

@@ -12,6 +12,8 @@ import {
 import { badRequest, conflict, notFound } from '../../http-errors.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { WORKSPACE_HEADER } from '../../../contract/workspaces.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { createBatchRunner } from './qc-batch-runner.ts';
 import { createQcBatchRepository } from './qc-batch.repository.ts';
@@ -31,7 +33,8 @@ export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<v
   const uploadsRepo = createUploadsRepository({ db: app.db });
   const repo = createQcBatchRepository({ db: app.db });
   const runner = createBatchRunner(app);
-  const guarded = { preHandler: app.authenticate };
+  // A batch belongs to the workspace whose images it checks: its members see it, others get 404.
+  const reading = { preHandler: app.inWorkspace('read') };
   app.addHook('onReady', () => runner.open());
   app.addHook('onClose', () => runner.close());
 
@@ -56,37 +59,63 @@ export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<v
       if (names && chosen.length !== names.length) throw notFound('Image not found');
       if (chosen.length === 0) throw badRequest(BATCH_EMPTY);
       const query = body.scope === 'search' ? body.query : null;
-      const batch = await repo.create(user.id, { scope: body.scope, query }, chosen, app.clock());
+      const batch = await repo.create(
+        { ownerId: user.id, workspaceId },
+        { scope: body.scope, query },
+        chosen,
+        app.clock(),
+      );
+      await recordAudit(app, request, 'qc.batch_start', {
+        batch_id: batch.id,
+        scope: body.scope,
+        images: chosen.length,
+      });
       runner.start(batch.id);
       return reply.code(202).send(batch);
     },
   );
 
-  app.get('/qc/batches', { ...guarded, schema: { response: { 200: qcBatchList, ...errors } } }, async (request) =>
-    repo.listForOwner(currentUser(request).id),
+  app.get(
+    '/qc/batches',
+    { ...reading, schema: { response: { 200: qcBatchList, ...errors } } },
+    async (request, reply) => {
+      // The same URL lists another workspace's batches: a browser's cache must keep them apart.
+      reply.header('vary', WORKSPACE_HEADER);
+      return repo.listForWorkspace(currentMembership(request).workspaceId);
+    },
   );
 
   app.get(
     '/qc/batches/:id',
-    { ...guarded, schema: { params: qcBatchParams, response: { 200: qcBatch, ...errors } } },
-    async (request) => repo.findForOwner(currentUser(request).id, request.params.id),
+    { ...reading, schema: { params: qcBatchParams, response: { 200: qcBatch, ...errors } } },
+    async (request) => repo.findInWorkspace(currentMembership(request).workspaceId, request.params.id),
   );
 
   app.get(
     '/qc/batches/:id/results',
     {
-      ...guarded,
+      ...reading,
       schema: { params: qcBatchParams, querystring: qcBatchResultsQuery, response: { 200: qcBatchResults, ...errors } },
     },
     async (request) =>
-      repo.results(currentUser(request).id, request.params.id, request.query.offset, request.query.limit),
+      repo.results(
+        currentMembership(request).workspaceId,
+        request.params.id,
+        request.query.offset,
+        request.query.limit,
+      ),
   );
 
   app.post(
     '/qc/batches/:id/cancel',
-    { ...guarded, schema: { params: qcBatchParams, response: { 200: qcBatch, ...errors } } },
+    {
+      // Stopping a batch is for those who may start one, whoever of them started it.
+      preHandler: app.inWorkspace('upload'),
+      schema: { params: qcBatchParams, response: { 200: qcBatch, ...errors } },
+    },
     async (request) => {
-      const batch = await repo.cancel(currentUser(request).id, request.params.id, app.clock());
+      const batch = await repo.cancel(currentMembership(request).workspaceId, request.params.id, app.clock());
+      await recordAudit(app, request, 'qc.batch_cancel', { batch_id: batch.id });
       runner.cancelled(batch.id);
       return batch;
     },

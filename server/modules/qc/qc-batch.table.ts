@@ -2,9 +2,10 @@ import { index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-
 import { createdAtColumn, idColumn, momentColumn } from '../../db/columns.ts';
 import { users } from '../auth/users.table.ts';
 import { uploads } from '../uploads/uploads.table.ts';
+import { workspaces } from '../workspaces/workspaces.table.ts';
 import { qcResults } from './qc.table.ts';
 
-/** A batch check: many images of one owner checked as one job, resumable by any replica. */
+/** A batch check: many images of one workspace's library checked as one job, resumable by any replica. */
 export const qcBatches = pgTable(
   'qc_batches',
   {
@@ -12,6 +13,10 @@ export const qcBatches = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The workspace whose images it checks; only its members see the batch. */
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
     /** queued, running, done or cancelled. */
     status: text('status').notNull(),
     /** selection, search or library. */
@@ -25,6 +30,7 @@ export const qcBatches = pgTable(
   },
   (t) => [
     index('qc_batches_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('qc_batches_workspace_created_idx').on(t.workspaceId, t.createdAt),
     index('qc_batches_status_idx').on(t.status),
   ],
 );

@@ -12,6 +12,7 @@ import { badRequest, tooManyRequests } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import { currentUser } from '../../plugins/auth-guard.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
@@ -81,6 +82,11 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
     }
     const now = app.clock();
     const row = await repo.insert(checkRow({ uploadId: upload.id, ownerId: member.userId }, check, now, answer));
+    await recordAudit(app, request, 'qc.run', {
+      stored_filename: upload.storedFilename,
+      original_name: upload.originalName,
+      verdict: assessment.verdict,
+    });
     return {
       ...chatCompletion(row.id, row.model, row.text, now),
       qc: {

@@ -53,7 +53,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
     ): Promise<void> {
       await db.transaction(async (tx) => {
         await tx.insert(uploads).values(values);
-        await createAuditRepository({ db: tx }).record(event);
+        await createAuditRepository({ db: tx }).record({ workspaceId: values.workspaceId, ...event });
         await also?.(tx);
       });
     },

@@ -124,9 +124,10 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       if (!request.headers.range) {
         await audit.record({
           userId: member.userId,
+          workspaceId: member.workspaceId,
           action: 'upload.download',
           ip: request.ip,
-          detail: { stored_filename: upload.storedFilename },
+          detail: { stored_filename: upload.storedFilename, original_name: upload.originalName },
         });
       }
       return sendUpload(reply, app.storage, upload, request.headers.range);
@@ -151,9 +152,10 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       deletePreviews(app, upload.storedFilename);
       await audit.record({
         userId: member.userId,
+        workspaceId: member.workspaceId,
         action: 'upload.delete',
         ip: request.ip,
-        detail: { stored_filename: upload.storedFilename },
+        detail: { stored_filename: upload.storedFilename, original_name: upload.originalName },
       });
       return reply.code(204).send(null);
     },
@@ -177,9 +179,14 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       const token = await repo.createShareLink(upload.id, expiresAt, now);
       await audit.record({
         userId: member.userId,
+        workspaceId: member.workspaceId,
         action: 'share_link.create',
         ip: request.ip,
-        detail: { stored_filename: upload.storedFilename, expires_at: expiresAt.toISOString() },
+        detail: {
+          stored_filename: upload.storedFilename,
+          original_name: upload.originalName,
+          expires_at: expiresAt.toISOString(),
+        },
       });
       const url = `${app.config.publicSiteUrl}/api/v1/shared/${token}`;
       return reply.code(201).send({ url, expires_at: expiresAt.toISOString() });
@@ -218,6 +225,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       if (!(await repo.revokeShareLink(upload.id, request.params.id))) throw notFound('Share link not found');
       await audit.record({
         userId: member.userId,
+        workspaceId: member.workspaceId,
         action: 'share_link.revoke',
         ip: request.ip,
         detail: { stored_filename: upload.storedFilename, share_link_id: request.params.id },
@@ -239,6 +247,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       if (!request.headers.range) {
         await audit.record({
           userId: null,
+          workspaceId: upload.workspaceId,
           action: 'share_link.download',
           ip: request.ip,
           detail: { stored_filename: upload.storedFilename, owner_id: upload.ownerId },

@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { auditFilters, auditPage, auditQuery, MAX_AUDIT_EXPORT } from '../../../contract/audit.ts';
+import { errorResponse } from '../../../contract/errors.ts';
+import { workspaceParams } from '../../../contract/workspaces.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { auditCsv, auditCsvFileName } from './audit-csv.ts';
+import { createAuditRepository } from './audit.repository.ts';
+
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+/** A workspace's audit log for its admins: one page at a time, or as a CSV file. */
+export default async function auditRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = createAuditRepository({ db: app.db });
+  // The log is the admins' (WorkspaceAction 'manage'): other members get 403, strangers 404.
+  const admins = { preHandler: app.inWorkspace('manage', 'path') };
+
+  app.get(
+    '/workspaces/:workspaceId/audit',
+    {
+      ...admins,
+      schema: { params: workspaceParams, querystring: auditQuery, response: { 200: auditPage, ...errors } },
+    },
+    async (request) => {
+      const { limit, cursor, ...filters } = request.query;
+      return repo.list(currentMembership(request).workspaceId, filters, { limit, cursor });
+    },
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/audit.csv',
+    {
+      ...admins,
+      config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: { params: workspaceParams, querystring: auditFilters, response: errors },
+    },
+    async (request, typedReply) => {
+      // The body is CSV text, not JSON: the reply is used untyped, outside the error-only response schema.
+      const reply = typedReply as unknown as FastifyReply;
+      const items = await repo.exportRows(currentMembership(request).workspaceId, request.query, MAX_AUDIT_EXPORT);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${auditCsvFileName(app.clock())}"`)
+        .header('cache-control', 'no-store')
+        .send(auditCsv(items));
+    },
+  );
+}
