@@ -8,9 +8,8 @@ export const AUDIT_KINDS = {
   deletion: { label: 'Deletions', actions: ['upload.delete'] },
   share: { label: 'Share links', actions: ['share_link.create', 'share_link.revoke'] },
   qc_run: { label: 'QC runs', actions: ['qc.run', 'qc.batch_start', 'qc.batch_cancel'] },
-  // Every action of the ratings and review module is named rating.* or review.*.
-  rating: { label: 'Ratings', actions: ['rating.*', 'review.*'] },
-  membership: { label: 'Members and roles', actions: ['workspace.*'] },
+  rating: { label: 'Ratings', actions: ['review.rate', 'review.decide', 'rating.*'] },
+  membership: { label: 'Members, roles and settings', actions: ['workspace.*', 'review.settings'] },
 } as const;
 /** A key of AUDIT_KINDS. */
 export type AuditKind = keyof typeof AUDIT_KINDS;
@@ -37,6 +36,9 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'workspace.invite': 'Invited someone',
   'workspace.invite_revoke': 'Withdrew an invitation',
   'workspace.join': 'Joined from an invitation',
+  'review.rate': 'Rated an image',
+  'review.decide': 'Gave the tier-2 decision',
+  'review.settings': 'Changed the review settings',
 };
 
 /** Whether an action belongs to a kind (a pattern ending in `.*` covers every action with that prefix). */
