@@ -58,6 +58,17 @@ afterAll(() => t.close());
 const READ = { admin: 'ok', member: 'ok', reviewer: 'ok', viewer: 'ok', outsider: 404 } as const;
 const WRITE = { admin: 'ok', member: 'ok', reviewer: 403, viewer: 403, outsider: 404 } as const;
 const MANAGE = { admin: 'ok', member: 403, reviewer: 403, viewer: 403, outsider: 404 } as const;
+const COMMENT = { admin: 'ok', member: 'ok', reviewer: 'ok', viewer: 403, outsider: 404 } as const;
+
+/** A comment on the image by `user` when their role may write one, else by the owner; its path. */
+async function commentPath(user: TestUser): Promise<string> {
+  const mine = await call(user, 'POST', `/uploads/${image}/comments`, { payload: { text: 'Noted.' } });
+  const made =
+    mine.statusCode === 201
+      ? mine
+      : await call(owner, 'POST', `/uploads/${image}/comments`, { payload: { text: 'Noted.' } });
+  return `/uploads/${image}/comments/${made.json().id}`;
+}
 
 /** Each route of a workspace, how to call it, and what each role gets: 'ok' (2xx) or a refusal status. */
 const routes: {
@@ -123,6 +134,22 @@ const routes: {
       const made = await upload(owner, 'to-delete.png');
       return call(u, 'DELETE', `/uploads/${made.json().stored_filename}`);
     },
+  },
+  { name: 'GET …/comments', expect: READ, send: (u) => call(u, 'GET', `/uploads/${image}/comments`) },
+  {
+    name: 'POST …/comments',
+    expect: COMMENT,
+    send: (u) => call(u, 'POST', `/uploads/${image}/comments`, { payload: { text: 'Looks fine.' } }),
+  },
+  {
+    name: 'PATCH …/comments/{id} (one’s own)',
+    expect: COMMENT,
+    send: async (u) => call(u, 'PATCH', await commentPath(u), { payload: { text: 'Looks fine after all.' } }),
+  },
+  {
+    name: 'DELETE …/comments/{id} (one’s own)',
+    expect: COMMENT,
+    send: async (u) => call(u, 'DELETE', await commentPath(u)),
   },
   {
     name: 'PATCH /workspaces/{id}',
