@@ -1,13 +1,13 @@
 // bench/dicom-vs-orthanc: 500 DICOM slices uploaded by 5 parallel clients to Orthanc (Debian's package) and
 // to this server, then every preview rendered by each. Prints instances/s, previews/s and the ratios
 // (target ≥ 1.0: this server faster than Orthanc). Skips, saying so, when Orthanc is not installed.
-import http from 'node:http';
 import { writeDicomFile, type FixtureElement } from '../tests/fixtures/dicom-writer.ts';
 import { multipartBody } from '../tests/fixtures/multipart-body.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
-import { expectOk, send } from './lib/http-send.ts';
+import { benchAgent, expectOk, send } from './lib/client.ts';
+import { databaseEnv, databaseLabel } from './lib/database.ts';
 import { orthancExecutable, startOrthanc } from './lib/orthanc.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { median } from './lib/median.ts';
@@ -54,8 +54,8 @@ function slice(index: number, pixels: Uint16Array): Uint8Array {
   return writeDicomFile({ syntax: 'explicit-le', elements });
 }
 
-// Both servers get the same lean client, one kept-alive connection per parallel client (see http-send.ts).
-const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+// Both servers get the same lean client, one kept-alive connection per parallel client (see lib/client.ts).
+const agent = benchAgent(CLIENTS);
 
 /** Rate of one phase, and the CPU milliseconds per job of the server and of this client. */
 interface Phase {
@@ -142,10 +142,7 @@ async function runOrthanc(): Promise<{ upload: Phase; preview: Phase }> {
 }
 
 // BENCH_DATABASE_URL runs this server on PostgreSQL, as deployed at scale, instead of the embedded PGlite.
-const databaseUrl = process.env.BENCH_DATABASE_URL;
-console.log(
-  `this server's database: ${databaseUrl ? 'PostgreSQL (BENCH_DATABASE_URL)' : 'embedded PGlite (set BENCH_DATABASE_URL for PostgreSQL)'}`,
-);
+console.log(`this server's database: ${databaseLabel}`);
 // Multipart bodies made before the clock starts, so the client spends what it spends on Orthanc: one buffer sent.
 const bodies = files.map((file, i) =>
   multipartBody([
@@ -155,12 +152,7 @@ const bodies = files.map((file, i) =>
 
 /** A round against a fresh instance of this server (its own data folder, a new account). */
 async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
-  const server = await startChildServer(
-    'server/main.ts',
-    8943,
-    '/api/v1/health',
-    databaseUrl ? { DATABASE_URL: databaseUrl } : {},
-  );
+  const server = await startChildServer('server/main.ts', 8943, '/api/v1/health', databaseEnv);
   try {
     const token = await benchAccount(server.url, server.dataDir);
     const auth = { authorization: `Bearer ${token}` };
@@ -186,9 +178,10 @@ async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
 
 // Medians of paired rounds, Orthanc first in the first round.
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const pairs = await pairedRounds(rounds, { theirs: runOrthanc, ours: runOurs }).finally(() =>
-  leftovers.forEach((remove) => remove()),
-);
+const pairs = await pairedRounds(rounds, { theirs: runOrthanc, ours: runOurs }).finally(async () => {
+  leftovers.forEach((remove) => remove());
+  await agent.close();
+});
 
 const row = (label: string, kind: 'upload' | 'preview') => {
   const ours = median(pairs.map((p) => p.ours[kind].rate));

@@ -1,37 +1,57 @@
-// GET /api/v1/health of the real app against bare node:http returning the same JSON, alternated in
-// paired rounds: each round's ratio compares two runs seconds apart, and the median ratio is reported,
-// so load from elsewhere on the machine shifts both sides of a pair rather than the result. The app's
-// answer goes through its router, hooks and serializer like every other route.
-import autocannon from 'autocannon';
+// A routed, authenticated JSON route of the real app (GET /api/v1/workspaces: bearer session check, database
+// read, schema serialisation) against bare node:http answering the same bytes, at 50 connections, alternated
+// in paired rounds: each round's ratio compares two runs seconds apart, and the median ratio is reported, so
+// load from elsewhere on the machine shifts both sides of a pair rather than the result.
+// BENCH_DATABASE_URL runs the server on PostgreSQL.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
+import { benchAgent, expectOk, send } from './lib/client.ts';
+import { databaseEnv, databaseLabel } from './lib/database.ts';
+import { httpLoad, type LoadResult } from './lib/load.ts';
 import { median } from './lib/median.ts';
 import { pairedRounds } from './lib/paired-rounds.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 
-async function measure(url: string): Promise<number> {
-  const result = await autocannon({ url, connections: 50, pipelining: 1, duration: seconds });
-  if (result.non2xx || result.errors) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
-}
-
-const app = await startChildServer('server/main.ts', 18787, '/api/v1/health');
-const bare = await startChildServer('bench/lib/bare-json-server.ts', 18788, '/');
-const appUrl = `${app.url}/api/v1/health`;
-let pairs: { app: number; bare: number }[];
+const app = await startChildServer('server/main.ts', 18787, '/api/v1/health', databaseEnv);
+let pairs: { app: LoadResult; bare: LoadResult }[];
 try {
-  await measure(appUrl); // warm-up of both, so the JIT has compiled the hot paths
-  await measure(bare.url);
-  pairs = await pairedRounds(rounds, { bare: () => measure(bare.url), app: () => measure(appUrl) });
+  const token = await benchAccount(app.url, app.dataDir);
+  const headers = { authorization: `Bearer ${token}` };
+  const url = `${app.url}/api/v1/workspaces`;
+  const agent = benchAgent(1);
+  const answer = expectOk(await send(agent, url, { headers }), 'GET /workspaces');
+  await agent.close();
+  const bodyFile = path.join(app.dataDir, 'workspaces.body');
+  writeFileSync(bodyFile, answer.body);
+  const bare = await startChildServer('bench/lib/bare-json-server.ts', 18788, '/', { BODY_FILE: bodyFile });
+  try {
+    const measure = (target: string, serverPid: number) =>
+      httpLoad({ url: target, headers, connections: 50, seconds, serverPid });
+    const appPid = app.process.pid!;
+    const barePid = bare.process.pid!;
+    await measure(url, appPid); // warm-up of both, so the JIT has compiled the hot paths
+    await measure(bare.url, barePid);
+    pairs = await pairedRounds(rounds, {
+      bare: () => measure(bare.url, barePid),
+      app: () => measure(url, appPid),
+    });
+  } finally {
+    await bare.stop();
+  }
 } finally {
   await app.stop();
-  await bare.stop();
 }
-const appRate = median(pairs.map((p) => p.app));
-const bareRate = median(pairs.map((p) => p.bare));
-const ratio = median(pairs.map((p) => p.app / p.bare));
+const of = (side: 'app' | 'bare', pick: (r: LoadResult) => number) => median(pairs.map((p) => pick(p[side])));
+const line = (side: 'app' | 'bare') =>
+  `${of(side, (r) => r.rate).toFixed(0)} req/s, p50 ${of(side, (r) => r.p50).toFixed(2)} ms, p99 ${of(side, (r) => r.p99).toFixed(2)} ms, server CPU ${of(side, (r) => r.serverCpuMs).toFixed(3)} ms per answer`;
 console.log(
-  `http-overhead: app ${appRate.toFixed(0)} req/s, bare node:http ${bareRate.toFixed(0)} req/s (medians of ${rounds} rounds)`,
+  `http-overhead (${databaseLabel}): GET /api/v1/workspaces signed in, 50 connections, medians of ${rounds} rounds`,
 );
-console.log(`http-overhead: ratio ${ratio.toFixed(3)} (median of paired rounds; target >= 0.85)`);
+console.log(`  this server ${line('app')}`);
+console.log(`  bare node:http with the same bytes ${line('bare')}`);
+const ratio = median(pairs.map((p) => p.app.rate / p.bare.rate));
+console.log(`  req/s ratio ${ratio.toFixed(3)} against bare node:http (median of paired rounds)`);

@@ -1,107 +1,121 @@
-// GET /api/v1/uploads for a user with 1,000 items at 50 connections on the default PGlite: req/s and p99,
-// alternated with bare node:http answering the same bytes, which shows what this machine allows right now
-// (the target is absolute, so a slow spell of the machine moves it; the baseline says by how much).
-// Measured as the dashboard asks (a browser's Accept-Encoding), then for a client that accepts no compression.
-// The load comes from bench/lib/http-load.ts, not autocannon, whose own collections stalled it long enough
-// to set the p99 of both servers (see there).
+// GET /api/v1/uploads, paged, for a user with 10,000 items (BENCH_ITEMS) at 50 connections: req/s, p50 and p99
+// of the first page and of a page from the middle of the list (by its cursor), each alternated with bare
+// node:http answering the same bytes, which shows what this machine allows right now. Asked as the dashboard
+// asks (a browser's Accept-Encoding). Before measuring, every page is walked once to check the paging: each
+// item exactly once, newest first. BENCH_DATABASE_URL runs the server on PostgreSQL.
 import { writeFileSync } from 'node:fs';
-import { get } from 'node:http';
 import path from 'node:path';
+import { NEXT_CURSOR_HEADER } from '../contract/uploads.ts';
+import { multipartBody } from '../tests/fixtures/multipart-body.ts';
 import { benchAccount } from './lib/bench-account.ts';
 import { startChildServer } from './lib/child-server.ts';
-import { httpLoad, type LoadResult } from './lib/http-load.ts';
+import { benchAgent, expectOk, send } from './lib/client.ts';
+import { databaseEnv, databaseLabel } from './lib/database.ts';
+import { httpLoad, type LoadResult } from './lib/load.ts';
 import { median } from './lib/median.ts';
 import { pairedRounds } from './lib/paired-rounds.ts';
+import { waitForIdle } from './lib/process-cpu.ts';
 
-const items = Number(process.env.BENCH_ITEMS ?? 1000);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const items = Number(process.env.BENCH_ITEMS ?? 10_000);
+const pageSize = Number(process.env.BENCH_PAGE ?? 100);
+const seconds = Number(process.env.BENCH_SECONDS ?? 9);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+// What Chrome sends with every fetch() of the dashboard.
+const acceptEncoding = 'gzip, deflate, br, zstd';
 // A real 1×1 PNG, so every item goes through the same checks as a user's upload.
 const png = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==',
   'base64',
 );
+const agent = benchAgent(8);
 
-async function uploadOne(url: string, token: string, index: number): Promise<void> {
-  const form = new FormData();
-  form.append('file', new Blob([png], { type: 'image/png' }), `scan-${String(index).padStart(4, '0')}.png`);
-  const res = await fetch(`${url}/api/v1/uploads`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
-  });
-  if (res.status !== 201) throw new Error(`upload ${index}: ${res.status} ${await res.text()}`);
-}
-
-/** The bytes of an answer as sent, still compressed if they were (fetch would decode them). */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ body: Buffer; encoding?: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ body: Buffer.concat(chunks), encoding: res.headers['content-encoding'] }));
-    }).on('error', reject);
-  });
-}
-
-const clients = [
-  // What Chrome sends with every fetch() of the dashboard.
-  { label: 'as the dashboard asks (Accept-Encoding: gzip, deflate, br, zstd)', accept: 'gzip, deflate, br, zstd' },
-  { label: 'no compression accepted', accept: 'identity' },
-];
-
-const app = await startChildServer('server/main.ts', 18793, '/api/v1/health');
+const app = await startChildServer('server/main.ts', 18793, '/api/v1/health', databaseEnv);
 try {
   const token = await benchAccount(app.url, app.dataDir);
+  const auth = { authorization: `Bearer ${token}` };
+  const seedStart = performance.now();
   let next = 0;
-  const workers = Array.from({ length: 8 }, async () => {
-    while (next < items) await uploadOne(app.url, token, next++);
-  });
-  await Promise.all(workers);
-  const url = `${app.url}/api/v1/uploads`;
-  for (const [index, client] of clients.entries()) {
-    const headers = { authorization: `Bearer ${token}`, 'accept-encoding': client.accept };
-    // The exact answer, saved for the baseline to send as it is.
-    const answer = await rawGet(url, headers);
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < items) {
+        const index = next++;
+        const form = multipartBody([
+          { field: 'file', filename: `scan-${index}.png`, content: png, contentType: 'image/png' },
+        ]);
+        const answer = await send(agent, `${app.url}/api/v1/uploads`, {
+          method: 'POST',
+          headers: { ...auth, ...form.headers },
+          body: form.payload,
+        });
+        expectOk(answer, `upload ${index}`);
+      }
+    }),
+  );
+  console.log(
+    `list (${databaseLabel}): ${items} items uploaded in ${((performance.now() - seedStart) / 1000).toFixed(0)} s`,
+  );
+
+  await waitForIdle(app.process.pid!);
+
+  // Every page once: each item exactly once, and the cursor of the page in the middle.
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  let middleCursor: string | undefined;
+  do {
+    const query = `limit=${pageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const answer = await send(agent, `${app.url}/api/v1/uploads?${query}`, { headers: auth });
+    const page = JSON.parse(expectOk(answer, 'list page').body.toString()) as { stored_filename: string }[];
+    for (const item of page) seen.add(item.stored_filename);
+    cursor = answer.headers[NEXT_CURSOR_HEADER];
+    if (seen.size >= items / 2 && !middleCursor) middleCursor = cursor;
+  } while (cursor);
+  if (seen.size !== items) throw new Error(`paging listed ${seen.size} distinct items of ${items}`);
+
+  const pages = [
+    { label: 'first page', query: `limit=${pageSize}` },
+    { label: 'page in the middle', query: `limit=${pageSize}&cursor=${encodeURIComponent(middleCursor!)}` },
+  ];
+  const headers = { ...auth, 'accept-encoding': acceptEncoding };
+  for (const [index, page] of pages.entries()) {
+    const url = `${app.url}/api/v1/uploads?${page.query}`;
+    // The exact answer, still compressed, saved for the baseline to send as it is.
+    const answer = expectOk(await send(agent, url, { headers }), page.label);
     const bodyFile = path.join(app.dataDir, `list-${index}.body`);
     writeFileSync(bodyFile, answer.body);
+    const encoding = answer.headers['content-encoding'];
     const bare = await startChildServer('bench/lib/bare-json-server.ts', 18794, '/', {
       BODY_FILE: bodyFile,
-      ...(answer.encoding ? { CONTENT_ENCODING: answer.encoding } : {}),
+      ...(encoding ? { CONTENT_ENCODING: encoding } : {}),
     });
     try {
-      const run = async (target: string, duration: number) => {
-        const result = await httpLoad({ url: target, connections: 50, headers, seconds: duration });
-        // Each answer must be the list as saved, plus its header block: anything else was not this route.
-        const perAnswer = result.bytes / result.requests - answer.body.length;
-        if (perAnswer < 0 || perAnswer > 2048) throw new Error(`${target} answered ${perAnswer} bytes off the list`);
-        return result;
-      };
-      await run(url, 2); // warm-up
-      await run(bare.url, 2);
-      const bareUrl = bare.url;
+      const run = (target: string, duration: number, serverPid: number) =>
+        httpLoad({ url: target, headers, connections: 50, seconds: duration, serverPid });
+      const appPid = app.process.pid!;
+      const barePid = bare.process.pid!;
+      await run(url, 2, appPid); // warm-up
+      await run(bare.url, 2, barePid);
       const results = await pairedRounds(rounds, {
-        app: () => run(url, seconds / rounds),
-        bare: () => run(bareUrl, seconds / rounds),
+        app: () => run(url, seconds / rounds, appPid),
+        bare: () => run(bare.url, seconds / rounds, barePid),
       });
       const of = (side: 'app' | 'bare', pick: (r: LoadResult) => number) => median(results.map((r) => pick(r[side])));
-      const target = index === 0 ? ' (target p99 <= 20 ms)' : '';
-      console.log(`list, ${client.label}:`);
+      const line = (side: 'app' | 'bare') =>
+        `${of(side, (r) => r.rate).toFixed(0)} req/s, p50 ${of(side, (r) => r.p50).toFixed(1)} ms, p99 ${of(side, (r) => r.p99).toFixed(1)} ms, server CPU ${of(side, (r) => r.serverCpuMs).toFixed(2)} ms per answer`;
       console.log(
-        `  ${items} items, ${(answer.body.length / 1024).toFixed(0)} KiB per answer (${answer.encoding ?? 'uncompressed'}), medians of ${rounds} alternated rounds`,
+        `list (${databaseLabel}), ${page.label}: ${pageSize} of ${items} items, ${(answer.body.length / 1024).toFixed(1)} KiB (${encoding ?? 'uncompressed'}), 50 connections, medians of ${rounds} alternated rounds`,
       );
-      console.log(
-        `  this server ${of('app', (r) => r.rate).toFixed(0)} req/s, p50 ${of('app', (r) => r.p50).toFixed(1)} ms, p99 ${of('app', (r) => r.p99).toFixed(1)} ms${target}`,
-      );
-      console.log(
-        `  bare node:http with the same bytes ${of('bare', (r) => r.rate).toFixed(0)} req/s, p50 ${of('bare', (r) => r.p50).toFixed(1)} ms, p99 ${of('bare', (r) => r.p99).toFixed(1)} ms`,
-      );
+      console.log(`  this server ${line('app')} (target p99 <= 20 ms)`);
+      console.log(`  bare node:http with the same bytes ${line('bare')}`);
       const ratio = median(results.map((r) => r.app.rate / r.bare.rate));
-      console.log(`  req/s ratio ${ratio.toFixed(3)} against bare node:http (median of paired rounds)`);
+      const p99Ratio = median(results.map((r) => r.app.p99 / r.bare.p99));
+      console.log(
+        `  ratio to bare node:http: req/s ${ratio.toFixed(3)}, p99 ${p99Ratio.toFixed(2)}× (medians of pairs)`,
+      );
     } finally {
       await bare.stop();
     }
   }
 } finally {
   await app.stop();
+  await agent.close();
 }
