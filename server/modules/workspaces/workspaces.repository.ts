@@ -64,6 +64,37 @@ export function createWorkspacesRepository({ db }: { db: Database }) {
     });
   }
 
+  /** The user's workspaces with their role and member count: the personal one first, then teams by name. */
+  async function listMemberships(userId: string): Promise<WorkspaceItem[]> {
+    const memberCount = db
+      .select({ workspaceId: workspaceMembers.workspaceId, n: count().as('n') })
+      .from(workspaceMembers)
+      .groupBy(workspaceMembers.workspaceId)
+      .as('member_count');
+    const rows = await db
+      .select({
+        id: workspaces.id,
+        name: workspaces.name,
+        personalOwnerId: workspaces.personalOwnerId,
+        role: workspaceMembers.role,
+        datasetWrite: workspaceMembers.datasetWrite,
+        n: memberCount.n,
+      })
+      .from(workspaceMembers)
+      .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+      .innerJoin(memberCount, eq(memberCount.workspaceId, workspaces.id))
+      .where(eq(workspaceMembers.userId, userId))
+      .orderBy(sql`${workspaces.personalOwnerId} is null`, asc(workspaces.name), asc(workspaces.id));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      personal: row.personalOwnerId !== null,
+      role: row.role as WorkspaceRole,
+      permissions: permissionsOf(row.datasetWrite),
+      member_count: Number(row.n),
+    }));
+  }
+
   async function membershipIn(userId: string, workspaceId: string): Promise<Membership | undefined> {
     if (!UUID.test(workspaceId)) return undefined;
     const [row] = await db
@@ -107,34 +138,11 @@ export function createWorkspacesRepository({ db }: { db: Database }) {
 
     /** The user's workspaces: the personal one first, then teams by name. */
     async listForUser(userId: string): Promise<WorkspaceItem[]> {
+      // Read first: making the personal workspace is a write transaction, needed once per user, not per read.
+      const items = await listMemberships(userId);
+      if (items.some((item) => item.personal)) return items;
       await ensurePersonal(userId);
-      const memberCount = db
-        .select({ workspaceId: workspaceMembers.workspaceId, n: count().as('n') })
-        .from(workspaceMembers)
-        .groupBy(workspaceMembers.workspaceId)
-        .as('member_count');
-      const rows = await db
-        .select({
-          id: workspaces.id,
-          name: workspaces.name,
-          personalOwnerId: workspaces.personalOwnerId,
-          role: workspaceMembers.role,
-          datasetWrite: workspaceMembers.datasetWrite,
-          n: memberCount.n,
-        })
-        .from(workspaceMembers)
-        .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-        .innerJoin(memberCount, eq(memberCount.workspaceId, workspaces.id))
-        .where(eq(workspaceMembers.userId, userId))
-        .orderBy(sql`${workspaces.personalOwnerId} is null`, asc(workspaces.name), asc(workspaces.id));
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        personal: row.personalOwnerId !== null,
-        role: row.role as WorkspaceRole,
-        permissions: permissionsOf(row.datasetWrite),
-        member_count: Number(row.n),
-      }));
+      return listMemberships(userId);
     },
 
     /** Makes a team workspace with its creator as admin; returns its id. */
