@@ -11,6 +11,7 @@ import {
   saveComment,
 } from '../../stores/comments.ts';
 import { $currentWorkspace } from '../../stores/workspaces.ts';
+import DateTime from './DateTime.tsx';
 
 /** A text box with Save and Clear (SPEC §5: Save disabled when blank, Clear when empty). */
 function CommentForm({
@@ -96,8 +97,7 @@ function CommentEntry({
   return (
     <>
       <p className="dash-comment-meta">
-        <strong>{author}</strong>{' '}
-        <time dateTime={new Date(comment.ts).toISOString()}>{new Date(comment.ts).toLocaleString()}</time>
+        <strong>{author}</strong> <DateTime at={comment.ts} />
         {comment.edited_ts ? ' (edited)' : ''}
       </p>
       {mode === 'edit' ? (
