@@ -6,6 +6,24 @@ const attribute = z.object({
   count: z.number().int().positive().describe('How many times, counting every sequence item'),
 });
 
+/** Most rectangles one file may have blanked by hand, all requests together. */
+export const MAX_BLANKED_REGIONS = 50;
+
+/** A rectangle of the image, in stored pixels from its top left corner (column x, row y). */
+export const blankingRegion = z.object({
+  x: z.number().int().nonnegative().max(65535),
+  y: z.number().int().nonnegative().max(65535),
+  width: z.number().int().positive().max(65535),
+  height: z.number().int().positive().max(65535),
+});
+export type BlankingRegion = z.infer<typeof blankingRegion>;
+
+/** Body of POST /uploads/{stored_filename}/deidentification/regions: rectangles to blank in every frame. */
+export const blankingRegionsRequest = z.object({
+  regions: z.array(blankingRegion).min(1).max(MAX_BLANKED_REGIONS).describe('Rectangles to blank, in stored pixels'),
+});
+export type BlankingRegionsRequest = z.infer<typeof blankingRegionsRequest>;
+
 /** Answer of GET /uploads/{stored_filename}/deidentification: what de-identifying that upload did. */
 export const deidentificationReport = z.object({
   profile: z.string().describe('The confidentiality profile applied'),
@@ -14,7 +32,7 @@ export const deidentificationReport = z.object({
   emptied: z.array(attribute).describe('Attributes kept with an empty value (Z)'),
   replaced: z.array(attribute).describe('Attributes given a dummy value (D), sequences whose contents were'),
   uid_attributes: z.array(attribute).describe('Attributes whose UIDs were replaced (U)'),
-  uids_remapped: z.number().int().nonnegative().describe('Distinct UIDs replaced, consistently for this owner'),
+  uids_remapped: z.number().int().nonnegative().describe('Distinct UIDs replaced, consistently within this workspace'),
   private_tags_dropped: z.number().int().nonnegative().describe('Private attributes removed'),
   burned_in_text: z
     .enum(['not-checked', 'none-found', 'blanked', 'not-cleanable'])
@@ -34,5 +52,11 @@ export const deidentificationReport = z.object({
     .string()
     .nullable()
     .describe('Burned In Annotation (0028,0301) as stored; YES means text may remain in the pixels'),
+  blanked_regions: z
+    .array(blankingRegion.extend({ blanked_at: z.string().describe('ISO 8601') }))
+    .describe('Rectangles members drew and had blanked, in every frame, oldest first'),
+  pixel_data_decompressed: z
+    .boolean()
+    .describe('Compressed pixel data was decoded to blank it and is stored as Explicit VR Little Endian'),
 });
 export type DeidentificationReportBody = z.infer<typeof deidentificationReport>;

@@ -12,6 +12,7 @@ import authRoutes from './modules/auth/auth.routes.ts';
 import profileRoutes from './modules/profile/profile.routes.ts';
 import referenceRoutes from './modules/reference/reference.routes.ts';
 import deidentificationRoutes from './modules/deidentification/deidentification.routes.ts';
+import blankingRoutes from './modules/deidentification/blanking.routes.ts';
 import workspacesRoutes from './modules/workspaces/workspaces.routes.ts';
 import invitesRoutes from './modules/workspaces/invites.routes.ts';
 import commentsRoutes from './modules/comments/comments.routes.ts';
@@ -34,6 +35,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(profileRoutes);
   await app.register(referenceRoutes);
   await app.register(deidentificationRoutes);
+  await app.register(blankingRoutes);
   await app.register(workspacesRoutes);
   await app.register(invitesRoutes);
   await app.register(commentsRoutes);

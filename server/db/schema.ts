@@ -13,3 +13,4 @@ export * from '../modules/qc/qc-batch.table.ts';
 export * from '../modules/deidentification/deidentification.table.ts';
 export * from '../modules/comments/comments.table.ts';
 export * from '../modules/reviews/reviews.table.ts';
+export * from '../modules/deidentification/uid-salts.table.ts';

@@ -3,13 +3,15 @@
 import { createHash } from 'node:crypto';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { deidentifyDicomWithReport } from '../imaging/dicom/deidentify.ts';
+import type { PixelRect } from '../imaging/dicom/blank-regions.ts';
+import { blankStoredDicom, RegionOutsideError, UnblankableError } from '../imaging/dicom/pixel-rewrite.ts';
 import type { DeidentificationReport } from '../imaging/dicom/deidentify-report.ts';
 import { DecompressionLimitError } from '../imaging/bounded-inflate.ts';
 import { decodeImage } from '../imaging/decode-image.ts';
 import { UndecodableImageError, type DecodeLimits, type ImageVolume } from '../imaging/volume.ts';
 import { joinBytes } from '../storage/byte-runs.ts';
 
-/** A file to de-identify and the owner whose UIDs it gets. */
+/** A file to de-identify and the salt (its workspace's) its UIDs are remapped with. */
 export interface DeidentifyTask {
   bytes: Uint8Array;
   salt: string;
@@ -20,11 +22,11 @@ export type DeidentifyAnswer =
   { bytes: Uint8Array; sha256: string; report: DeidentificationReport } | { unreadable: string | undefined };
 
 /** De-identifies one DICOM file (PS3.15 Basic Profile, see deidentify.ts) and hashes the result. */
-export function deidentify({ bytes, salt }: DeidentifyTask): DeidentifyAnswer {
+export async function deidentify({ bytes, salt }: DeidentifyTask): Promise<DeidentifyAnswer> {
   let clean: Uint8Array[];
   let report: DeidentificationReport;
   try {
-    ({ parts: clean, report } = deidentifyDicomWithReport(bytes, salt));
+    ({ parts: clean, report } = await deidentifyDicomWithReport(bytes, salt));
   } catch (error) {
     // Only the message of an undecodable file is meant for the user; anything else stays generic.
     return { unreadable: error instanceof UndecodableImageError ? error.message : undefined };
@@ -32,6 +34,34 @@ export function deidentify({ bytes, salt }: DeidentifyTask): DeidentifyAnswer {
   const hash = createHash('sha256');
   for (const run of clean) hash.update(run);
   const answer = { bytes: joinBytes(clean), sha256: hash.digest('hex'), report };
+  return transferred(answer, answer.bytes.buffer as ArrayBuffer);
+}
+
+/** A stored DICOM file and rectangles to blank in every frame of it. */
+export interface BlankTask {
+  bytes: Uint8Array;
+  regions: PixelRect[];
+}
+
+/** The file with the rectangles blanked and its SHA-256, or why it could not be done (meant for the user). */
+export type BlankAnswer =
+  { bytes: Uint8Array; sha256: string; decoded: boolean } | { refused: string; outside: boolean };
+
+/** Blanks rectangles in every frame of a stored DICOM file (see pixel-rewrite.ts) and hashes the result. */
+export async function blank({ bytes, regions }: BlankTask): Promise<BlankAnswer> {
+  let out;
+  try {
+    out = await blankStoredDicom(bytes, regions);
+  } catch (error) {
+    if (error instanceof UnblankableError)
+      return { refused: error.message, outside: error instanceof RegionOutsideError };
+    return { refused: 'The pixel data of this DICOM file could not be blanked.', outside: false };
+  }
+  const answer = {
+    bytes: out.bytes,
+    sha256: createHash('sha256').update(out.bytes).digest('hex'),
+    decoded: out.decoded,
+  };
   return transferred(answer, answer.bytes.buffer as ArrayBuffer);
 }
 

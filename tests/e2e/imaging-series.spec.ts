@@ -25,8 +25,10 @@ test('five unrelated DICOM files chosen together become five named cards; a seri
     ),
   );
   // Each named from its de-identified values, as it would be uploaded alone; none is a zip of "slices".
-  for (const name of ['CT_0001.dcm', 'MR_0001.dcm', 'OT_0001.dcm', 'OT.dcm', 'RTPLAN.dcm'])
-    await expect(page.getByRole('button', { name: `Details of ${name}` })).toBeVisible({ timeout: 30_000 });
+  for (const name of ['CT_S0001_I0001', 'MR_S0001_I0001', 'OT_S0001_I0001', 'OT', 'RTPLAN_S0002'])
+    await expect(page.getByRole('button', { name: new RegExp(`^Details of ${name}_[0-9a-f]{8}\\.dcm$`) })).toBeVisible({
+      timeout: 30_000,
+    });
   await expect(page.locator('.dash-image-card')).toHaveCount(5);
   await expect(page.locator('.dash-image-card', { hasText: /slices/ })).toHaveCount(0);
 

@@ -29,6 +29,16 @@ async function imageWithText(): Promise<Uint8Array> {
   return new Uint8Array(data);
 }
 
+/** The RLE file with its first frame's segment count broken: parsed fine, its pixels cannot be decoded. */
+function damagedRle(file: Uint8Array): Uint8Array {
+  const out = file.slice();
+  // An RLE header: the segment count (a little-endian uint32), then the first segment's offset, 64.
+  const at = Buffer.from(out).indexOf(Buffer.from([0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00]));
+  expect(at).toBeGreaterThan(0);
+  out[at - 1] = 9;
+  return out;
+}
+
 let t: TestApp;
 let user: TestUser;
 beforeAll(async () => {
@@ -96,9 +106,9 @@ describe('burned-in text', () => {
     expect((await listed(item.stored_filename)).identifiable).toBeUndefined();
   }, 60_000);
 
-  it('flags a compressed image marked YES, which cannot be blanked here, as not de-identified', async () => {
+  it('flags an image marked YES whose pixels cannot be decoded here as not de-identified', async () => {
     const file = await makeDicomImage({ syntax: 'rle', modality: 'US', burnedInAnnotation: 'YES' });
-    const res = await uploadFile(t, user, 'scan.dcm', Buffer.from(file));
+    const res = await uploadFile(t, user, 'scan.dcm', Buffer.from(damagedRle(file)));
     expect(res.statusCode).toBe(201);
     const item = res.json<{ stored_filename: string }>();
     const report = await reportOf(item.stored_filename);
@@ -113,8 +123,18 @@ describe('burned-in text', () => {
     expect(metadata.json().deidentified).toBe(false);
   });
 
+  it('flags a compressed image marked YES in which no text is found: the mark stays, so does the flag', async () => {
+    const file = await makeDicomImage({ syntax: 'rle', modality: 'US', burnedInAnnotation: 'YES' });
+    const res = await uploadFile(t, user, 'scan.dcm', Buffer.from(file));
+    const report = await reportOf(res.json().stored_filename);
+    expect(report.burned_in_text).toBe('none-found');
+    expect(report.burned_in_annotation).toBe('YES');
+    expect((await listed(res.json().stored_filename)).identifiable).toBe(true);
+  });
+
   it('flags a series with such a slice as not de-identified too', async () => {
-    const slice = () => makeDicomImage({ syntax: 'rle', modality: 'US', burnedInAnnotation: 'YES' });
+    const slice = async () =>
+      damagedRle(await makeDicomImage({ syntax: 'rle', modality: 'US', burnedInAnnotation: 'YES' }));
     const body = multipartBody([
       { field: 'file', filename: 'a.dcm', content: Buffer.from(await slice()) },
       { field: 'file', filename: 'b.dcm', content: Buffer.from(await slice()) },

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../server/modules/audit/audit.table.ts';
+import { seriesFiles } from '../fixtures/dicom-series.ts';
 import { phantomDicom } from '../fixtures/upload-images.ts';
 import { multipartBody } from '../fixtures/multipart-body.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -26,7 +27,8 @@ describe('the de-identification report and name of an upload', () => {
     const res = await uploadFile(t, owner, 'DOE_JOHN_MRN778899.dcm', await phantomDicom());
     expect(res.statusCode).toBe(201);
     const item = res.json<{ stored_filename: string; original_name_guess: string }>();
-    expect(item.original_name_guess).toBe('MR.dcm');
+    // Modality, then the first eight hex digits of the SHA-256 of the remapped SOP Instance UID.
+    expect(item.original_name_guess).toMatch(/^MR_[0-9a-f]{8}\.dcm$/);
     const list = await t.app.inject({ method: 'GET', url: '/api/v1/uploads', headers: owner.auth });
     expect(list.body).not.toContain('DOE_JOHN');
     const download = await t.app.inject({
@@ -45,6 +47,22 @@ describe('the de-identification report and name of an upload', () => {
     expect(body.uids_remapped).toBeGreaterThanOrEqual(3);
     expect(body.private_tags_dropped).toBeGreaterThan(0);
     expect(body.uid_attributes.map((a: { tag: string }) => a.tag)).toContain('(0020,000D)');
+  });
+
+  it('gives the slices of one series distinct names that say where each belongs, and nothing of the patient', async () => {
+    const names = [];
+    for (const slice of seriesFiles({ slices: 3, patientName: 'DOE^JOHN' })) {
+      const res = await uploadFile(t, owner, `DOE_JOHN_${slice.name}`, Buffer.from(slice.bytes));
+      expect(res.statusCode).toBe(201);
+      names.push(res.json<{ original_name_guess: string }>().original_name_guess);
+    }
+    expect(new Set(names).size).toBe(3);
+    expect(names.map((name) => name.replace(/[0-9a-f]{8}\.dcm$/, 'hash')).sort()).toEqual([
+      'CT_I0001_hash',
+      'CT_I0002_hash',
+      'CT_I0003_hash',
+    ]);
+    expect(names.join()).not.toMatch(/DOE|JOHN|IMG/);
   });
 
   it("answers 404 for someone else's upload, an unknown one, and one kept as sent", async () => {

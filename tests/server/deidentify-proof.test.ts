@@ -96,12 +96,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t?.close());
 
-async function upload(user: TestUser, name: string): Promise<{ stored: Buffer; file: string }> {
-  const res = await uploadFile(t, user, name, readFileSync(path.join(dir, name)));
+async function upload(user: TestUser, name: string, workspaceId?: string): Promise<{ stored: Buffer; file: string }> {
+  const res = await uploadFile(t, user, name, readFileSync(path.join(dir, name)), workspaceId);
   expect(res.statusCode, res.body).toBe(201);
   const item = res.json<{ stored_filename: string }>();
   const stored = readFileSync(path.join(t.dataDir, 'uploads', uploadStorageKey(item.stored_filename)));
-  const file = path.join(dir, `stored-${user.id}-${name}`);
+  const file = path.join(dir, `stored-${user.id}-${workspaceId ?? 'own'}-${name}`);
   writeFileSync(file, stored);
   return { stored, file };
 }
@@ -168,19 +168,36 @@ describe('de-identification, proven on every attribute of PS3.15 Table E.1-1', (
     expect(covered.size).toBeGreaterThan(590);
   });
 
-  it('gives the same file the same UIDs for one owner and different ones for another', async () => {
+  it('gives the same file the same UIDs for every member of a workspace and different ones in another', async () => {
     // Every UID but the Implementation Class UID, which names this software and is the same for everyone.
     const uidsOf = (bytes: Buffer) =>
       [...bytes.toString('latin1').matchAll(/2\.25\.\d+/g)]
         .map((m) => m[0])
         .filter((uid) => uid !== '2.25.240331726946331145870768413451046431101')
         .sort();
-    const first = await upload(owner, 'ct-explicit.dcm');
-    const again = await upload(owner, 'ct-explicit.dcm');
+    const team = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/workspaces',
+      headers: owner.auth,
+      payload: { name: 'Shared series' },
+    });
+    expect(team.statusCode).toBe(201);
+    const teamId = team.json<{ id: string }>().id;
+    const colleague = await createSignedInUser(t);
+    await t.app.workspaces.addMember(teamId, colleague.id, 'member', t.clock.now());
+    const first = await upload(owner, 'ct-explicit.dcm', teamId);
+    const again = await upload(owner, 'ct-explicit.dcm', teamId);
+    const byColleague = await upload(colleague, 'ct-explicit.dcm', teamId);
+    const ownLibrary = await upload(owner, 'ct-explicit.dcm');
     const theirs = await upload(other, 'ct-explicit.dcm');
     expect(uidsOf(first.stored).length).toBeGreaterThan(50);
     expect(uidsOf(again.stored)).toEqual(uidsOf(first.stored));
-    const mine = new Set(uidsOf(first.stored));
-    expect(uidsOf(theirs.stored).filter((uid) => mine.has(uid))).toEqual([]);
+    // Another member's upload of the same source gets the same UIDs: a series stays one across uploaders.
+    expect(uidsOf(byColleague.stored)).toEqual(uidsOf(first.stored));
+    const inTeam = new Set(uidsOf(first.stored));
+    // The same uploader's own workspace, and someone else's, remap to UIDs the team's never share.
+    expect(uidsOf(ownLibrary.stored).filter((uid) => inTeam.has(uid))).toEqual([]);
+    expect(uidsOf(theirs.stored).filter((uid) => inTeam.has(uid))).toEqual([]);
+    expect(uidsOf(theirs.stored).filter((uid) => new Set(uidsOf(ownLibrary.stored)).has(uid))).toEqual([]);
   });
 });

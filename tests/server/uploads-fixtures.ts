@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import sharp from 'sharp';
 import { writeDicomFile } from '../fixtures/dicom-writer.ts';
 import { multipartBody } from '../fixtures/multipart-body.ts';
+import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 import type { TestApp } from './helpers/test-app.ts';
 import type { TestUser } from './helpers/users.ts';
 
@@ -40,12 +41,12 @@ export function executableBytes(): Buffer {
 }
 
 /** POSTs one file to /uploads as `user`. */
-export async function uploadFile(t: TestApp, user: TestUser, filename: string, content: Buffer) {
+export async function uploadFile(t: TestApp, user: TestUser, filename: string, content: Buffer, workspaceId?: string) {
   const body = multipartBody([{ field: 'file', filename, content }]);
   return t.app.inject({
     method: 'POST',
     url: '/api/v1/uploads',
-    headers: { ...user.auth, ...body.headers },
+    headers: { ...user.auth, ...body.headers, ...(workspaceId && { [WORKSPACE_HEADER]: workspaceId }) },
     payload: body.payload,
   });
 }

@@ -119,7 +119,14 @@ describe('POST /uploads/series', () => {
       alone.push(one.json().original_name_guess);
     }
     expect(items.map((i) => i.original_name_guess).sort()).toEqual([...alone].sort());
-    expect(alone.sort()).toEqual(['CT_0001.dcm', 'MR_0001.dcm', 'OT.dcm', 'OT_0001.dcm', 'RTPLAN.dcm']);
+    // Modality, series and instance numbers when the file has them, and a short hash of the remapped SOP Instance UID.
+    expect(alone.map((name) => name.replace(/_[0-9a-f]{8}\.dcm$/, '_<hash>.dcm')).sort()).toEqual([
+      'CT_S0001_I0001_<hash>.dcm',
+      'MR_S0001_I0001_<hash>.dcm',
+      'OT_<hash>.dcm',
+      'OT_S0001_I0001_<hash>.dcm',
+      'RTPLAN_S0002_<hash>.dcm',
+    ]);
   });
 
   it('names each series from its modality and description, and keeps a lone file beside it apart', async () => {

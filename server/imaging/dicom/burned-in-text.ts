@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import type { ReportRegion } from './deidentify-report.ts';
-import { stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
-
-/** Transfer syntaxes whose pixel data is stored as plain samples, which can be blanked in place. */
-const NATIVE = new Set(['1.2.840.10008.1.2', '1.2.840.10008.1.2.1', '1.2.840.10008.1.2.2', '1.2.840.10008.1.2.1.99']);
+import { blankRegions } from './blank-regions.ts';
+import { stringValue, type DicomDataSet } from './dicom-dataset.ts';
+import { readSampleFrames, sampleLayoutOf, type SampleFrames, type SampleLayout } from './pixel-frames.ts';
 
 /** Most frames read by OCR: text overlays of a cine loop stay where they are, so a few frames find them. */
 const FRAMES_READ = 4;
@@ -15,8 +14,8 @@ const MIN_CONFIDENCE = 60;
 export interface BurnedInResult {
   status: 'not-checked' | 'none-found' | 'blanked' | 'not-cleanable';
   regions: ReportRegion[];
-  /** The pixel data with every region blanked in every frame, when something was blanked. */
-  pixels?: Uint8Array;
+  /** Every frame's samples with every region blanked, when something was blanked (decoded if it was compressed). */
+  blanked?: SampleFrames;
 }
 
 /**
@@ -36,29 +35,8 @@ export function mayCarryBurnedInText(dataSet: DicomDataSet): boolean {
   );
 }
 
-interface Layout {
-  rows: number;
-  columns: number;
-  samples: number;
-  bytesPerSample: number;
-  frames: number;
-  planar: boolean;
-  little: boolean;
-}
-
-function layoutOf(dataSet: DicomDataSet, little: boolean): Layout | undefined {
-  const rows = ushortValue(dataSet, 'x00280010', 0);
-  const columns = ushortValue(dataSet, 'x00280011', 0);
-  const samples = ushortValue(dataSet, 'x00280002', 1);
-  const bits = ushortValue(dataSet, 'x00280100', 0);
-  const frames = Math.max(1, Number.parseInt(stringValue(dataSet, 'x00280008') ?? '1', 10) || 1);
-  const planar = ushortValue(dataSet, 'x00280006', 0) === 1;
-  if (!rows || !columns || (bits !== 8 && bits !== 16) || (samples !== 1 && samples !== 3)) return undefined;
-  return { rows, columns, samples, bytesPerSample: bits / 8, frames, planar, little };
-}
-
 /** One frame as 8-bit grey, stretched between its darkest and brightest sample, for the OCR engine. */
-function greyFrame(pixels: Uint8Array, layout: Layout, frame: number): Uint8Array {
+function greyFrame(pixels: Uint8Array, layout: SampleLayout, frame: number): Uint8Array {
   const { rows, columns, samples, bytesPerSample, planar, little } = layout;
   const frameBytes = rows * columns * samples * bytesPerSample;
   const view = new DataView(pixels.buffer, pixels.byteOffset + frame * frameBytes, frameBytes);
@@ -113,54 +91,49 @@ export function readWords(grey: Uint8Array, width: number, height: number): Word
   return words;
 }
 
-/** A copy of the pixel data with each region (grown by a margin) set to zero in every frame. */
-function blank(pixels: Uint8Array, layout: Layout, regions: Omit<ReportRegion, 'frame'>[]): Uint8Array {
-  const out = pixels.slice();
-  const { rows, columns, samples, bytesPerSample, frames, planar } = layout;
-  const count = rows * columns;
-  const frameBytes = count * samples * bytesPerSample;
-  const margin = 2;
-  for (let frame = 0; frame < frames; frame++) {
-    for (const r of regions) {
-      for (let y = Math.max(0, r.y - margin); y < Math.min(rows, r.y + r.height + margin); y++) {
-        for (let x = Math.max(0, r.x - margin); x < Math.min(columns, r.x + r.width + margin); x++) {
-          for (let s = 0; s < samples; s++) {
-            const index = planar ? s * count + y * columns + x : (y * columns + x) * samples + s;
-            out.fill(0, frame * frameBytes + index * bytesPerSample, frame * frameBytes + (index + 1) * bytesPerSample);
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
+/** Pixels around each word also blanked: OCR boxes hug the glyphs, and antialiasing spills past them. */
+const MARGIN = 2;
 
 /**
  * Checks the pixels of a file that may carry burned-in text (see mayCarryBurnedInText) with OCR and blanks every
- * word found, in every frame. Native (uncompressed) pixel data only: compressed pixels cannot be rewritten here,
- * so such a file that says it has burned-in text is "not-cleanable", as is one whose text is found when the pixel
- * layout is not one this can rewrite.
+ * word found, in every frame. Compressed pixel data is decoded first (the frames read, then every frame when
+ * something is to be blanked), and the blanked samples are handed back to be written uncompressed (see
+ * pixel-rewrite.ts). A file that says it has burned-in text is "not-cleanable" when its pixels cannot be read
+ * (a codec this server lacks, damaged data, a layout blanking does not handle) or the OCR engine is missing.
  */
-export function checkBurnedInText(dataSet: DicomDataSet, syntax: string): BurnedInResult {
+export async function checkBurnedInText(dataSet: DicomDataSet, syntax: string): Promise<BurnedInResult> {
   const says = stringValue(dataSet, 'x00280301')?.toUpperCase() === 'YES';
   if (!mayCarryBurnedInText(dataSet)) return { status: 'not-checked', regions: [] };
-  const element = dataSet.elements.x7fe00010;
-  const little = syntax !== '1.2.840.10008.1.2.2';
-  const layout = layoutOf(dataSet, little);
   const unreadable: BurnedInResult = { status: says ? 'not-cleanable' : 'not-checked', regions: [] };
-  if (!element || element.encapsulatedPixelData || !NATIVE.has(syntax) || !layout) return unreadable;
-  const pixels = dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length);
-  const frameBytes = layout.rows * layout.columns * layout.samples * layout.bytesPerSample;
-  if (pixels.length < frameBytes * layout.frames) return unreadable;
+  const layout = sampleLayoutOf(dataSet, syntax);
+  if (!dataSet.elements.x7fe00010 || !layout) return unreadable;
   const step = Math.max(1, Math.floor(layout.frames / FRAMES_READ));
+  const read: number[] = [];
+  for (let frame = 0; frame < layout.frames && read.length < FRAMES_READ; frame += step) read.push(frame);
+  let sampled: SampleFrames | undefined;
+  try {
+    sampled = await readSampleFrames(dataSet, syntax, read);
+  } catch {
+    return unreadable;
+  }
+  if (!sampled) return unreadable;
   const regions: ReportRegion[] = [];
-  for (let frame = 0; frame < layout.frames && regions.length < 500; frame += step) {
-    const words = readWords(greyFrame(pixels, layout, frame), layout.columns, layout.rows);
+  for (const [i, frame] of read.entries()) {
+    const words = readWords(greyFrame(sampled.bytes, sampled.layout, i), layout.columns, layout.rows);
     if (!words) return unreadable;
     // Where, not what: the words themselves are what is being removed.
     regions.push(...words.map(({ x, y, width, height }) => ({ frame, x, y, width, height })));
-    if (frame / step + 1 >= FRAMES_READ) break;
+    if (regions.length >= 500) break;
   }
   if (regions.length === 0) return { status: 'none-found', regions };
-  return { status: 'blanked', regions, pixels: blank(pixels, layout, regions) };
+  let all: SampleFrames | undefined;
+  try {
+    all = await readSampleFrames(dataSet, syntax);
+  } catch {
+    return { status: 'not-cleanable', regions };
+  }
+  if (!all) return { status: 'not-cleanable', regions };
+  // The samples are a copy (readSampleFrames never hands back a view into the upload).
+  blankRegions(all.bytes, all.layout, regions, MARGIN);
+  return { status: 'blanked', regions, blanked: all };
 }

@@ -38,6 +38,19 @@ export interface DeidentificationReport {
   burnedInAnnotation: string | null;
   /** The file's visible name, made from de-identified values only (never the name the client sent). */
   fileName: string | null;
+  /** Rectangles members drew and had blanked in every frame, with when (absent in reports made before). */
+  blankedRegions?: BlankedRegion[];
+  /** Compressed pixel data was decoded to blank it and is stored as Explicit VR Little Endian. */
+  pixelDataDecompressed?: boolean;
+}
+
+/** A rectangle a member had blanked, in stored pixels, and when (ISO 8601). */
+export interface BlankedRegion {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  blankedAt: string;
 }
 
 /** The profile's name as reports give it. */

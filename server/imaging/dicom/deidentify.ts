@@ -12,6 +12,7 @@ import {
   type ProfileAction,
 } from './deidentify-profile.ts';
 import { checkBurnedInText, type BurnedInResult } from './burned-in-text.ts';
+import { withNativePixelData } from './pixel-rewrite.ts';
 import { emptyReport, ReportBuilder, type DeidentificationReport } from './deidentify-report.ts';
 
 /**
@@ -47,8 +48,9 @@ interface Encoding {
 }
 
 /**
- * A replacement UID made from the original and a per-owner salt: the same owner always gets the same
- * new UID for the same original (so a series stays a series), and nobody can read the original back.
+ * A replacement UID made from the original and a per-workspace secret salt: one workspace always gets the
+ * same new UID for the same original (so a series stays a series whoever sends its slices), and nobody can
+ * read the original back.
  */
 export function remapUid(uid: string, salt: string): string {
   const digest = hash('sha256', `${salt}\0${uid}`, 'hex').slice(0, 32);
@@ -229,9 +231,14 @@ function writeDataSet(
       writeSequence(w, tag, element.items, context, dummy);
       continue;
     }
-    if (!nested && tag === 'x7fe00010' && context.burnedIn.pixels) {
-      w.header(tag, vr, context.burnedIn.pixels.length);
-      w.push(context.burnedIn.pixels);
+    // Native pixel data blanked where text was found: the same samples in the same layout, so the same length
+    // (plus the pad byte an odd count needs). Decoded compressed data is written afterwards (see below).
+    const blanked = context.burnedIn.blanked;
+    if (!nested && tag === 'x7fe00010' && blanked && !blanked.decoded) {
+      const padded = blanked.bytes.length % 2 ? blanked.bytes.length + 1 : blanked.bytes.length;
+      w.header(tag, vr, padded);
+      w.push(blanked.bytes);
+      if (padded > blanked.bytes.length) w.push(new Uint8Array(1));
       continue;
     }
     // Burned In Annotation becomes NO only once the text found in the pixels is blanked.
@@ -277,7 +284,8 @@ function writeSequence(w: Writer, tag: string, items: dicomParser.Element[], con
   w.push(content);
 }
 
-function fileMeta(sopClass: string, sopInstance: string, syntax: string): Uint8Array {
+/** A Part 10 preamble and File Meta group naming this SOP instance and transfer syntax, written by this software. */
+export function fileMeta(sopClass: string, sopInstance: string, syntax: string): Uint8Array {
   const meta = new Writer({ little: true, explicit: true });
   meta.header('x00020001', 'OB', 2);
   meta.push(Uint8Array.from([0, 1]));
@@ -341,24 +349,30 @@ function keptValue(dataSet: DicomDataSet, tag: string, context: Context): string
 }
 
 /**
- * The visible name of a de-identified file, from its de-identified values: modality, series description
- * (when the profile keeps it, which the Basic Profile does not) and instance number, e.g. "CT_0007.dcm".
+ * The visible name of a de-identified file, from its de-identified values only: modality, series description
+ * (when the profile keeps it, which the Basic Profile does not), series and instance numbers, and the first
+ * eight hex digits of the SHA-256 of its remapped SOP Instance UID, so files of one series get distinct names
+ * that say where they belong, e.g. "CT_S0002_I0007_1f3a9c2e.dcm".
  */
-function deidentifiedName(dataSet: DicomDataSet, context: Context): string {
+function deidentifiedName(dataSet: DicomDataSet, context: Context, sopInstance: string): string {
   const modality = keptValue(dataSet, 'x00080060', context) || 'DICOM';
   const series = keptValue(dataSet, 'x0008103e', context);
-  const instance = Number.parseInt(keptValue(dataSet, 'x00200013', context) ?? '', 10);
-  const parts = [modality, series, Number.isFinite(instance) ? String(instance).padStart(4, '0') : undefined];
+  const number = (tag: string, prefix: string) => {
+    const value = Number.parseInt(keptValue(dataSet, tag, context) ?? '', 10);
+    return Number.isFinite(value) && value >= 0 ? `${prefix}${String(value).padStart(4, '0')}` : undefined;
+  };
+  const short = hash('sha256', sopInstance, 'hex').slice(0, 8);
+  const parts = [modality, series, number('x00200011', 'S'), number('x00200013', 'I'), short];
   return `${parts.filter(Boolean).join('_').replace(/ /g, '-')}.dcm`;
 }
 
 /**
  * De-identifies a DICOM file by the Basic Profile: identifying attributes removed, emptied or replaced,
- * private tags removed, UIDs remapped per `salt` (the owner), Patient Identity Removed set to YES and
+ * private tags removed, UIDs remapped per `salt` (the workspace's), Patient Identity Removed set to YES and
  * the method recorded. Pixel data and every other attribute keep their original bytes.
  */
-export function deidentifyDicom(input: Uint8Array, salt: string): Uint8Array {
-  return joinBytes(deidentifyDicomParts(input, salt));
+export async function deidentifyDicom(input: Uint8Array, salt: string): Promise<Uint8Array> {
+  return joinBytes(await deidentifyDicomParts(input, salt));
 }
 
 /** A de-identified file as runs of bytes (see deidentifyDicomParts) and what was done to it. */
@@ -371,15 +385,15 @@ export interface DeidentifiedDicom {
  * deidentifyDicom's file as the runs of bytes that make it up, in order, the pixel data among them as
  * a view into `input`: a caller that hashes and writes the runs one by one never copies the file whole.
  */
-export function deidentifyDicomParts(input: Uint8Array, salt: string): Uint8Array[] {
-  return deidentifyDicomWithReport(input, salt).parts;
+export async function deidentifyDicomParts(input: Uint8Array, salt: string): Promise<Uint8Array[]> {
+  return (await deidentifyDicomWithReport(input, salt)).parts;
 }
 
 /**
  * deidentifyDicomParts, with the report of what was removed, emptied, replaced and remapped, and of the
  * burned-in text found and blanked in the pixels (see burned-in-text.ts).
  */
-export function deidentifyDicomWithReport(input: Uint8Array, salt: string): DeidentifiedDicom {
+export async function deidentifyDicomWithReport(input: Uint8Array, salt: string): Promise<DeidentifiedDicom> {
   // Implicit-VR files carry no VRs: the data dictionary's tell sequences and UIDs apart.
   const dataSet = parseDicom(input, dictionaryVr);
   const syntax = stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2';
@@ -388,24 +402,26 @@ export function deidentifyDicomWithReport(input: Uint8Array, salt: string): Deid
   const encoding = { little: outSyntax !== '1.2.840.10008.1.2.2', explicit: outSyntax !== '1.2.840.10008.1.2' };
   const sopClass = stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002');
   const report = new ReportBuilder(iodOf(sopClass), attributeName);
-  const burnedIn = checkBurnedInText(dataSet, outSyntax);
+  const burnedIn = await checkBurnedInText(dataSet, outSyntax);
   const context: Context = { salt, iod: iodOf(sopClass), report, uids: new Map(), burnedIn };
   const body = new Writer(encoding);
   writeDataSet(body, dataSet, context, false, false, methodAttributes(encoding, burnedIn.status === 'blanked'));
   const sopInstance = stringValue(dataSet, 'x00080018');
-  const meta = fileMeta(
-    sopClass ?? '1.2.840.10008.5.1.4.1.1.7',
-    sopInstance ? remap(context, sopInstance) : remapUid('unknown', salt),
-    outSyntax,
-  );
+  const newInstance = sopInstance ? remap(context, sopInstance) : remapUid('unknown', salt);
+  const meta = fileMeta(sopClass ?? '1.2.840.10008.5.1.4.1.1.7', newInstance, outSyntax);
   const annotation = stringValue(dataSet, 'x00280301')?.toUpperCase();
+  let parts = [meta, ...body.parts];
+  // Compressed pixel data with text blanked: the de-identified file, its pixel data replaced by the decoded and
+  // blanked samples, written uncompressed (see pixel-rewrite.ts for why not compressed again).
+  if (burnedIn.blanked?.decoded) parts = [withNativePixelData(parseDicom(joinBytes(parts)), burnedIn.blanked)];
   return {
-    parts: [meta, ...body.parts],
+    parts,
     report: {
-      ...report.result(context.uids.size, deidentifiedName(dataSet, context)),
+      ...report.result(context.uids.size, deidentifiedName(dataSet, context, newInstance)),
       burnedInText: burnedIn.status,
       burnedInRegions: burnedIn.regions,
       burnedInAnnotation: burnedIn.status === 'blanked' && annotation ? 'NO' : (annotation ?? null),
+      pixelDataDecompressed: burnedIn.blanked?.decoded ?? false,
     },
   };
 }

@@ -18,6 +18,11 @@ export function toReportBody(report: DeidentificationReport): DeidentificationRe
     burned_in_text: report.burnedInText,
     burned_in_regions: report.burnedInRegions,
     burned_in_annotation: report.burnedInAnnotation ?? null,
+    blanked_regions: (report.blankedRegions ?? []).map(({ blankedAt, ...rect }) => ({
+      ...rect,
+      blanked_at: blankedAt,
+    })),
+    pixel_data_decompressed: report.pixelDataDecompressed ?? false,
   };
 }
 
@@ -27,6 +32,10 @@ export function createDeidentificationRepository({ db }: { db: Database }) {
     /** Keeps the report of one upload. */
     async insert(uploadId: string, report: DeidentificationReport): Promise<void> {
       await db.insert(deidentificationReports).values({ uploadId, report });
+    },
+    /** Replaces the report of one upload (after its pixels were blanked again). */
+    async update(uploadId: string, report: DeidentificationReport): Promise<void> {
+      await db.update(deidentificationReports).set({ report }).where(eq(deidentificationReports.uploadId, uploadId));
     },
     /** The report of one upload, or undefined when it has none (not DICOM, or kept as sent). */
     async find(uploadId: string): Promise<DeidentificationReport | undefined> {

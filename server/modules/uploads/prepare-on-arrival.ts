@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { UnreadableDicomError } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { uidSaltOf } from '../deidentification/uid-salts.repository.ts';
 import { checkSignature, HEAD_BYTES, type FileType } from './file-types.ts';
 import { MAX_DECODE_BYTES } from '../previews/volume-loader.ts';
 
@@ -65,7 +66,7 @@ function budgetHold(budget: number) {
 
 /**
  * Reads a DICOM upload whole and hands it to `cleanAndStore`, which de-identifies it (PS3.15 Basic
- * Profile, UIDs remapped per owner; see deidentify-off-thread.ts) and stores it, so identifying values
+ * Profile, UIDs remapped per workspace; see deidentify-off-thread.ts) and stores it, so identifying values
  * never reach storage, not even briefly. Its first bytes are judged as soon as they arrive. Refuses a
  * file that is not DICOM or cannot be parsed (it cannot be shown to be clean), one larger than the hold
  * limit, and one the shared memory budget cannot hold now; the file counts against that budget until
@@ -75,7 +76,7 @@ export async function deidentifiedUpload<T>(
   file: Readable,
   type: FileType,
   request: FastifyRequest,
-  cleanAndStore: (whole: Uint8Array, ownerId: string) => Promise<T>,
+  cleanAndStore: (whole: Uint8Array, uidSalt: string) => Promise<T>,
   limits: CleaningLimits = defaultLimits,
 ): Promise<T | undefined> {
   const hold = budgetHold(limits.budget);
@@ -104,7 +105,7 @@ export async function deidentifiedUpload<T>(
       chunks[i] = EMPTY;
     }
     try {
-      return await cleanAndStore(whole, currentUser(request).id);
+      return await cleanAndStore(whole, await uidSaltOf(request.server.db, currentMembership(request).workspaceId));
     } catch (error) {
       if (error instanceof UnreadableDicomError) throw unsupportedType(error.message);
       throw error;

@@ -7,6 +7,7 @@ import { errorResponses } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { uidSaltOf } from '../deidentification/uid-salts.repository.ts';
 import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
 import { imagingHttpError } from '../previews/imaging-errors.ts';
 import { keepsOriginal } from './prepare-on-arrival.ts';
@@ -66,8 +67,10 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
       const archiveName = files.length === 1 && series.length === 1 ? files[0]!.name : undefined;
       const kept = keepsOriginal(request);
       const items = [];
+      // UIDs are remapped per workspace: slices of one series sent by two members stay one series.
+      const uidSalt = kept ? '' : await uidSaltOf(app.db, member.workspaceId);
       for (const one of series) {
-        const packed = await packSeries(one, member.userId, kept, archiveName);
+        const packed = await packSeries(one, uidSalt, kept, archiveName);
         const single = packed.kind === 'file';
         const storedFilename = newStoredFilename(single ? '.dcm' : '.zip');
         const stored = await app.storage.put(

@@ -145,7 +145,7 @@ export type PackedItem = (
 };
 
 /**
- * One stored object for a group, de-identified for the owner (on the imaging pool) unless the uploader
+ * One stored object for a group, de-identified with the workspace's UID salt (on the imaging pool) unless the uploader
  * keeps the originals. A group of one file stays that file, named as an upload of it alone would be (from
  * its de-identified values, or as sent when kept). A series becomes a zip of its slices in order
  * (slice-0001.dcm, …), stored, not deflated (pixel data rarely shrinks), named from its modality and
@@ -154,16 +154,16 @@ export type PackedItem = (
  */
 export async function packSeries(
   series: DicomSeries,
-  ownerId: string,
+  uidSalt: string,
   keepOriginal: boolean,
   archiveName?: string,
 ): Promise<PackedItem> {
   const cleaned = keepOriginal
     ? series.slices.map((slice) => ({ bytes: slice.bytes, report: undefined }))
-    : await Promise.all(series.slices.map((slice) => deidentifyOffThread(slice.bytes, ownerId)));
+    : await Promise.all(series.slices.map((slice) => deidentifyOffThread(slice.bytes, uidSalt)));
   // The listed UID is the one inside the stored slices: remapped like theirs when de-identified.
   const seriesInstanceUid =
-    series.seriesInstanceUid && !keepOriginal ? remapUid(series.seriesInstanceUid, ownerId) : series.seriesInstanceUid;
+    series.seriesInstanceUid && !keepOriginal ? remapUid(series.seriesInstanceUid, uidSalt) : series.seriesInstanceUid;
   const mayIdentify = cleaned.some(({ report }) => report !== undefined && pixelsMayIdentify(report));
   if (cleaned.length === 1) {
     const [only] = cleaned;

@@ -81,8 +81,8 @@ async function storeClean(
   key: string,
   limit: number,
 ): Promise<{ size: number; sha256: string; report?: DeidentificationReport }> {
-  const stored = await deidentifiedUpload(file, type, request, async (whole, ownerId) => {
-    const clean = await deidentifyOffThread(whole, ownerId);
+  const stored = await deidentifiedUpload(file, type, request, async (whole, uidSalt) => {
+    const clean = await deidentifyOffThread(whole, uidSalt);
     return { ...(await storage.put(key, clean.bytes, { limit, sha256: clean.sha256 })), report: clean.report };
   });
   return stored ?? storage.put(key, new Uint8Array(0), { limit });

@@ -137,6 +137,14 @@ export function createUploadsRepository({ db }: { db: Database }) {
       return row;
     },
 
+    /**
+     * Records that the stored bytes of an upload were rewritten (its pixels blanked): new size and hash, and the
+     * saved image metadata dropped so it is read again from the new file.
+     */
+    async replaceContent(id: string, content: { sizeBytes: number; sha256: string }, tx: Database = db): Promise<void> {
+      await tx.update(uploads).set({ ...content, metadata: null }).where(eq(uploads.id, id));
+    },
+
     /** Removes the row (its share links and QC results go with it). */
     async delete(id: string): Promise<void> {
       await db.delete(uploads).where(eq(uploads.id, id));

@@ -13,7 +13,7 @@ describe('de-identification on its own thread', () => {
         makeDicomImage({ syntax: syntax as 'explicit-le', identifying: true, width: 16, height: 8 }),
       ),
     );
-    const expected = originals.map((original) => deidentifyDicom(original, 'owner-1'));
+    const expected = await Promise.all(originals.map((original) => deidentifyDicom(original, 'owner-1')));
     const cleaned = await Promise.all(originals.map((original) => deidentifyOffThread(original.slice(), 'owner-1')));
     for (const [i, clean] of cleaned.entries()) {
       expect(Buffer.from(clean.bytes).equals(Buffer.from(expected[i]!))).toBe(true);
@@ -31,7 +31,7 @@ describe('de-identification on its own thread', () => {
     const view = pool.subarray(16);
     const clean = await deidentifyOffThread(view, 'owner-1');
     expect(view.byteLength).toBe(original.length);
-    expect(clean.sha256).toBe(sha256(deidentifyDicom(original, 'owner-1')));
+    expect(clean.sha256).toBe(sha256(await deidentifyDicom(original, 'owner-1')));
   });
 
   it('refuses a file it cannot parse with the reason, and keeps working after', async () => {

@@ -85,8 +85,8 @@ describe('de-identifying by the profile', () => {
     });
 
   for (const syntax of ['implicit-le', 'explicit-le'] as const) {
-    it(`acts on every kind of attribute in a ${syntax} file and reports it`, () => {
-      const { parts, report } = deidentifyDicomWithReport(file(syntax), 'owner-1');
+    it(`acts on every kind of attribute in a ${syntax} file and reports it`, async () => {
+      const { parts, report } = await deidentifyDicomWithReport(file(syntax), 'owner-1');
       const clean = joinBytes(parts);
       const text = Buffer.from(clean).toString('latin1');
       for (const secret of ['ELSEWHERE', 'SECRET', 'ACME', '20240102', '1.2.3.999.1', '1.2.3.4.5.6']) {

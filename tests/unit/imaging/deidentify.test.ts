@@ -14,7 +14,7 @@ describe('DICOM de-identification (PS3.15 Annex E Basic Profile)', () => {
       // A deflated file hides its text in the compressed stream; the others show it in plain bytes.
       if (syntax !== 'deflated')
         for (const value of Object.values(fixtureIdentity)) expect(text(original)).toContain(value);
-      const clean = deidentifyDicom(original, 'owner-1');
+      const clean = await deidentifyDicom(original, 'owner-1');
       for (const value of Object.values(fixtureIdentity)) expect(text(clean), value).not.toContain(value);
       expect(Array.from((await decodeDicom(clean)).data)).toEqual(Array.from((await decodeDicom(original)).data));
       const dataSet = parseDicom(clean);
@@ -28,9 +28,9 @@ describe('DICOM de-identification (PS3.15 Annex E Basic Profile)', () => {
 
   it('remaps UIDs consistently for one owner and differently for another', async () => {
     const original = await makeDicomImage({ identifying: true });
-    const a = parseDicom(deidentifyDicom(original, 'owner-1'));
-    const b = parseDicom(deidentifyDicom(original, 'owner-1'));
-    const c = parseDicom(deidentifyDicom(original, 'owner-2'));
+    const a = parseDicom(await deidentifyDicom(original, 'owner-1'));
+    const b = parseDicom(await deidentifyDicom(original, 'owner-1'));
+    const c = parseDicom(await deidentifyDicom(original, 'owner-2'));
     const study = stringValue(a, 'x0020000d');
     expect(study).toBe(remapUid(fixtureIdentity.studyInstanceUid, 'owner-1'));
     expect(study).toMatch(/^2\.25\.\d+$/);
@@ -62,7 +62,7 @@ describe('sequences kept by the profile', () => {
         },
       ],
     });
-    const clean = deidentifyDicom(original, 'owner-1');
+    const clean = await deidentifyDicom(original, 'owner-1');
     for (const value of Object.values(fixtureIdentity)) expect(text(clean), value).not.toContain(value);
     const item = parseDicom(clean).elements.x00081032!.items![0]!.dataSet!;
     expect(stringValue(item, 'x00080100')).toBe('CODE-42');

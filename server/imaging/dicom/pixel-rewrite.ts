@@ -1,0 +1,142 @@
+import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
+import { fileMeta } from './deidentify.ts';
+import { blankRegions, type PixelRect } from './blank-regions.ts';
+import { isNativeSyntax, readSampleFrames, sampleLayoutOf, type SampleFrames } from './pixel-frames.ts';
+
+const EXPLICIT_LE = '1.2.840.10008.1.2.1';
+const DEFLATED = '1.2.840.10008.1.2.1.99';
+const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'UC', 'UN', 'UR', 'UT', 'SV', 'UV']);
+
+/** The pixel data could not be read, decoded or rewritten here; the message is meant for the user. */
+export class UnblankableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnblankableError';
+  }
+}
+
+/** A rectangle does not fit inside the image; the message is meant for the user. */
+export class RegionOutsideError extends UnblankableError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegionOutsideError';
+  }
+}
+
+function element(tag: number, vr: string, value: Uint8Array): Uint8Array {
+  const long = LONG_VRS.has(vr);
+  const out = new Uint8Array((long ? 12 : 8) + value.length);
+  const view = new DataView(out.buffer);
+  view.setUint16(0, tag >>> 16, true);
+  view.setUint16(2, tag & 0xffff, true);
+  out[4] = vr.charCodeAt(0);
+  out[5] = vr.charCodeAt(1);
+  if (long) view.setUint32(8, value.length, true);
+  else view.setUint16(6, value.length, true);
+  out.set(value, long ? 12 : 8);
+  return out;
+}
+
+const text = (value: string) => new TextEncoder().encode(value.length % 2 ? `${value} ` : value);
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  parts.reduce((at, part) => (out.set(part, at), at + part.length), 0);
+  return out;
+}
+
+/**
+ * The file `dataSet` was parsed from, rewritten in Explicit VR Little Endian with `frames` (decoded samples) as
+ * its native pixel data: Photometric Interpretation as the codec left the samples, Planar Configuration 0 for
+ * colour, and every other attribute's bytes as they were (compressed syntaxes are all explicit little endian,
+ * so they need no re-encoding). Lossy Image Compression (0028,2110) is kept: the pixels' history stays true.
+ *
+ * Uncompressed rather than compressed again: a lossy codec would degrade the image a second time, one path
+ * serves all eight codecs read here, and every toolkit reads Explicit VR Little Endian. The file grows.
+ */
+export function withNativePixelData(dataSet: DicomDataSet, frames: SampleFrames): Uint8Array {
+  const bytes = dataSet.byteArray;
+  const sopClass = stringValue(dataSet, 'x00020002') ?? stringValue(dataSet, 'x00080016') ?? '';
+  const sopInstance = stringValue(dataSet, 'x00020003') ?? stringValue(dataSet, 'x00080018') ?? '';
+  const parts: Uint8Array[] = [fileMeta(sopClass, sopInstance, EXPLICIT_LE)];
+  const colour = frames.layout.samples === 3;
+  let planarWritten = false;
+  const writePlanar = () => {
+    if (colour && !planarWritten) parts.push(element(0x00280006, 'US', Uint8Array.from([0, 0])));
+    planarWritten = true;
+  };
+  for (const tag of Object.keys(dataSet.elements).sort()) {
+    // File meta is written anew; group lengths of the data set (retired) would be stale.
+    if (tag.startsWith('x0002') || tag.endsWith('0000')) continue;
+    if (tag > 'x00280006') writePlanar();
+    const el = dataSet.elements[tag]!;
+    if (tag === 'x00280004') {
+      parts.push(element(0x00280004, 'CS', text(frames.photometric)));
+      continue;
+    }
+    if (tag === 'x00280006') {
+      writePlanar();
+      continue;
+    }
+    if (tag === 'x7fe00010') {
+      const pixels = frames.bytes.length % 2 ? concat([frames.bytes, new Uint8Array(1)]) : frames.bytes;
+      parts.push(element(0x7fe00010, frames.layout.bytesPerSample === 1 ? 'OB' : 'OW', pixels));
+      continue;
+    }
+    // Kept whole, header and value, as the parser found it.
+    const header = LONG_VRS.has(el.vr ?? 'UN') ? 12 : 8;
+    parts.push(bytes.subarray(el.dataOffset - header, el.dataOffset + el.length));
+  }
+  writePlanar();
+  return concat(parts);
+}
+
+/** A stored file with rectangles blanked in every frame, and whether its pixel data had to be decoded to do it. */
+export interface BlankedFile {
+  bytes: Uint8Array;
+  decoded: boolean;
+}
+
+/**
+ * Blanks `regions` in every frame of a stored DICOM file. Native pixel data is blanked in place (the file
+ * keeps its transfer syntax and length); compressed pixel data is decoded, blanked and written as Explicit
+ * VR Little Endian (see withNativePixelData). Throws UnblankableError when the pixels cannot be read.
+ */
+export async function blankStoredDicom(file: Uint8Array, regions: PixelRect[]): Promise<BlankedFile> {
+  let dataSet: DicomDataSet;
+  try {
+    dataSet = parseDicom(file);
+  } catch {
+    throw new UnblankableError('This DICOM file could not be read.');
+  }
+  const syntax = stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2';
+  const pixel = dataSet.elements.x7fe00010;
+  if (!pixel) throw new UnblankableError('This DICOM file has no pixel data to blank.');
+  const layout = sampleLayoutOf(dataSet, syntax);
+  // Checked before any frame is decoded: a wrong rectangle costs nothing.
+  regions.forEach((r, i) => {
+    if (layout && (r.x + r.width > layout.columns || r.y + r.height > layout.rows)) {
+      throw new RegionOutsideError(`Region ${i + 1} lies outside the ${layout.columns} × ${layout.rows} image.`);
+    }
+  });
+  let frames: SampleFrames | undefined;
+  try {
+    frames = await readSampleFrames(dataSet, syntax);
+  } catch {
+    throw new UnblankableError('The pixel data of this DICOM file could not be decoded, so it cannot be blanked.');
+  }
+  if (!frames) {
+    throw new UnblankableError(
+      'Only 8- or 16-bit pixel data with one or three samples per pixel can be blanked (not 4:2:2 native data).',
+    );
+  }
+  blankRegions(frames.bytes, frames.layout, regions);
+  // A deflated file was inflated by the parser: written back inflated, like a compressed one.
+  if (frames.decoded || !isNativeSyntax(syntax) || syntax === DEFLATED) {
+    return { bytes: withNativePixelData(dataSet, frames), decoded: frames.decoded };
+  }
+  // Same length, same place: the file (as the parser normalised it) with its pixel data overwritten.
+  const out = dataSet.byteArray.slice();
+  out.set(frames.bytes, pixel.dataOffset);
+  return { bytes: out, decoded: false };
+}
