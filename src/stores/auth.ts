@@ -1,4 +1,5 @@
 import type { WretchError } from 'wretch';
+import type { MfaChallengeResponse } from '../../contract/account.ts';
 import type { LoginResponse, MessageResponse, RegisterRequest } from '../../contract/auth.ts';
 import type { ProfileResponse } from '../../contract/profile.ts';
 import { api, errorMessage } from '../lib/api.ts';
@@ -21,17 +22,11 @@ const statusOf = (error: unknown) => (error as WretchError | undefined)?.status;
 // The login answer may carry the user at the top level, nested under `user`, or not at all (SPEC §3).
 type LoginAnswer = Partial<LoginResponse> & { access_token: string };
 
-/** Signs in and stores the session; if the answer names no user, GET /profile/me fills it in (best effort). */
-export async function signIn(email: string, password: string): Promise<void> {
-  let answer: LoginAnswer;
-  try {
-    answer = await api.url('/auth/login').post({ email, password }).json<LoginAnswer>();
-  } catch (error) {
-    if (statusOf(error) === 403)
-      throw new AuthError('Email not verified. Please check your inbox.', { notVerified: true });
-    if (statusOf(error) === 401) throw new AuthError('Invalid email or password.');
-    throw new AuthError(errorMessage(error, 'Login failed. Try again.'));
-  }
+/** What a right password leads to: a session, or (MFA on) the request for an authenticator code. */
+export type SignInResult = { status: 'signed-in' } | { status: 'code-needed'; mfaToken: string };
+
+/** Stores the session of a login answer; if it names no user, GET /profile/me fills it in (best effort). */
+async function storeLoginAnswer(answer: LoginAnswer): Promise<void> {
   const userId = answer.user_id ?? answer.user?.id;
   storeSession({
     token: answer.access_token,
@@ -47,6 +42,36 @@ export async function signIn(email: string, password: string): Promise<void> {
   } catch {
     // The session works without the user fields; the dashboard loads the profile again anyway.
   }
+}
+
+/**
+ * Signs in and stores the session; for an account with MFA on, answers 'code-needed' with the token
+ * that `signInWithCode` completes.
+ */
+export async function signIn(email: string, password: string): Promise<SignInResult> {
+  let answer: LoginAnswer | MfaChallengeResponse;
+  try {
+    answer = await api.url('/auth/login').post({ email, password }).json<LoginAnswer | MfaChallengeResponse>();
+  } catch (error) {
+    if (statusOf(error) === 403)
+      throw new AuthError('Email not verified. Please check your inbox.', { notVerified: true });
+    if (statusOf(error) === 401) throw new AuthError('Invalid email or password.');
+    throw new AuthError(errorMessage(error, 'Login failed. Try again.'));
+  }
+  if ('mfa_required' in answer) return { status: 'code-needed', mfaToken: answer.mfa_token };
+  await storeLoginAnswer(answer);
+  return { status: 'signed-in' };
+}
+
+/** The second step of signing in with MFA: the authenticator's code (or a recovery code). */
+export async function signInWithCode(mfaToken: string, code: string): Promise<void> {
+  let answer: LoginAnswer;
+  try {
+    answer = await api.url('/auth/login/mfa').post({ mfa_token: mfaToken, code }).json<LoginAnswer>();
+  } catch (error) {
+    throw new AuthError(errorMessage(error, 'Login failed. Try again.'));
+  }
+  await storeLoginAnswer(answer);
 }
 
 /** Signs out: revokes the token on the server when it can, and clears the local session in any case. */
@@ -142,7 +167,8 @@ export const AFTER_RESET_DELAY_MS = { signedIn: 1200, signInNeeded: 2500 } as co
  */
 export async function signInAfterReset(email: string, password: string): Promise<'signed-in' | 'sign-in-needed'> {
   try {
-    await signIn(email, password);
+    // With MFA on, a code is needed too: that happens on the sign-in screen.
+    if ((await signIn(email, password)).status !== 'signed-in') throw new Error('code needed');
     setTimeout(() => window.location.replace('/dashboard'), AFTER_RESET_DELAY_MS.signedIn);
     return 'signed-in';
   } catch {

@@ -12,7 +12,6 @@ export interface DashboardSettings {
   timezone: (typeof TIMEZONES)[number];
   /** How every date in the dashboard is written. */
   dateFormat: DateFormat;
-  mfa: boolean;
   emailSummaries: boolean;
 }
 
@@ -21,7 +20,6 @@ const defaults: DashboardSettings = {
   email: '',
   timezone: 'UTC',
   dateFormat: 'iso',
-  mfa: false,
   emailSummaries: false,
 };
 

@@ -89,7 +89,6 @@ test.describe('dashboard views', () => {
     await expect(page.getByLabel('Email', { exact: true })).toHaveValue(account.email);
     await page.getByLabel('Full name').fill('Augusta Ada King');
     await page.getByLabel('Timezone').selectOption('Asia/Tokyo');
-    await page.getByLabel('Enable multi-factor authentication (MFA)').check();
     await page.getByLabel('Send me email summaries').check();
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
@@ -97,7 +96,6 @@ test.describe('dashboard views', () => {
     await page.reload();
     await expect(page.getByLabel('Full name')).toHaveValue('Augusta Ada King');
     await expect(page.getByLabel('Timezone')).toHaveValue('Asia/Tokyo');
-    await expect(page.getByLabel('Enable multi-factor authentication (MFA)')).toBeChecked();
     await expect(page.getByLabel('Send me email summaries')).toBeChecked();
     await expect(page.getByText('Saved', { exact: true })).toBeHidden();
   });

@@ -3,13 +3,14 @@ import type { Database } from '../../db/connect.ts';
 import { authTokens } from './auth-tokens.table.ts';
 import { hashToken, newToken } from './tokens.ts';
 
-/** What an e-mail token is for. */
-export type TokenPurpose = 'verify' | 'reset';
+/** What a token is for: an e-mail link, or 'mfa', the second step of a sign-in whose password was right. */
+export type TokenPurpose = 'verify' | 'reset' | 'mfa';
 
 /** How long each kind of e-mail link works. */
 export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   verify: 24 * 3_600_000,
   reset: 30 * 60_000,
+  mfa: 5 * 60_000,
 };
 
 /** A stored e-mail token, looked up by the token the link carried. */

@@ -25,7 +25,15 @@ export const AUTH_LIMITS = {
    * only stops a flood, and leaves room for a browser-test run verifying an account every second.
    */
   tokenChecksPerIp: { max: 300, timeWindow: 60_000 },
+  /**
+   * Wrong authenticator or recovery codes for one account, from any address: a six-digit code is a
+   * million guesses, so a handful per quarter hour leaves an attacker odds of about one in 35,000 a day.
+   */
+  codeFailuresPerAccount: { max: 5, timeWindow: 15 * 60_000 },
 } as const;
+
+// The account a code is checked for is known only to the handler; it lends it to the key generator here.
+const codeSubjects = new WeakMap<FastifyRequest, string>();
 
 const emailOf = (request: FastifyRequest) => normalizeEmail(String((request.body as { email?: unknown })?.email ?? ''));
 
@@ -46,6 +54,7 @@ export function createAuthLimits(app: FastifyInstance) {
   const mailsAddress = limiter('mail-addr', AUTH_LIMITS.mailsPerAddress, emailOf);
   const mailsIp = limiter('mail-ip', AUTH_LIMITS.mailsPerIp, (r) => r.ip);
   const tokenChecks = limiter('token-ip', AUTH_LIMITS.tokenChecksPerIp, (r) => r.ip);
+  const codeFailures = limiter('code-acct', AUTH_LIMITS.codeFailuresPerAccount, (r) => codeSubjects.get(r) ?? '');
 
   return {
     /** Refuses a sign-in with 429 once any failure counter is full; counts nothing itself. */
@@ -74,6 +83,20 @@ export function createAuthLimits(app: FastifyInstance) {
           throw tooManyRequests(`Too many e-mails requested. Try again in ${minutes(state.ttl)}.`);
         }
       }
+    },
+
+    /** Refuses a code check for the user with 429 once their wrong codes fill the counter; counts nothing. */
+    async checkCode(request: FastifyRequest, userId: string): Promise<void> {
+      codeSubjects.set(request, userId);
+      const state = await codeFailures(request, { increment: false });
+      if (state.isAllowed || state.remaining > 0) return;
+      throw tooManyRequests(`Too many wrong codes. Try again in ${minutes(state.ttl)}.`);
+    },
+
+    /** Counts one wrong code against the user's counter. */
+    async countCodeFailure(request: FastifyRequest, userId: string): Promise<void> {
+      codeSubjects.set(request, userId);
+      await codeFailures(request);
     },
 
     /** Counts a token check and refuses it with 429 past the per-IP limit. */

@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { AuthError, requestPasswordReset, signIn } from '../../stores/auth.ts';
+import { AuthError, requestPasswordReset, signIn, signInWithCode } from '../../stores/auth.ts';
 import { takeAfterSignInPath } from '../../lib/after-sign-in.ts';
 import { PasswordField, TextField } from './fields.tsx';
 import { FormMessage } from './FormMessage.tsx';
@@ -7,7 +7,7 @@ import { ResendVerification } from './ResendVerification.tsx';
 import { useFocusOn } from './use-focus-on.ts';
 import './auth.css';
 
-type Mode = 'login' | 'forgot';
+type Mode = 'login' | 'forgot' | 'code';
 type Outcome = { kind: 'error' | 'success'; message: string; notVerified?: boolean } | undefined;
 
 const messageOf = (error: unknown) => (error instanceof AuthError ? error.message : 'Login failed. Try again.');
@@ -17,10 +17,12 @@ export default function LoginForm() {
   const [mode, setMode] = useState<Mode>('login');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [mfaToken, setMfaToken] = useState('');
+  const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>();
   const messageRef = useFocusOn<HTMLParagraphElement>(outcome);
-  const headingRef = useFocusOn<HTMLHeadingElement>(mode === 'forgot' ? mode : undefined);
+  const headingRef = useFocusOn<HTMLHeadingElement>(mode === 'login' ? undefined : mode);
 
   function switchMode(next: Mode) {
     setMode(next);
@@ -32,7 +34,14 @@ export default function LoginForm() {
     setBusy(true);
     setOutcome(undefined);
     try {
-      await signIn(email.trim(), password);
+      const result = await signIn(email.trim(), password);
+      if (result.status === 'code-needed') {
+        setMfaToken(result.mfaToken);
+        setCode('');
+        setMode('code');
+        setBusy(false);
+        return;
+      }
       window.location.assign(takeAfterSignInPath());
     } catch (error) {
       setOutcome({
@@ -40,6 +49,19 @@ export default function LoginForm() {
         message: messageOf(error),
         notVerified: error instanceof AuthError && error.notVerified,
       });
+      setBusy(false);
+    }
+  }
+
+  async function onCode(event: SubmitEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(undefined);
+    try {
+      await signInWithCode(mfaToken, code.trim());
+      window.location.assign(takeAfterSignInPath());
+    } catch (error) {
+      setOutcome({ kind: 'error', message: messageOf(error) });
       setBusy(false);
     }
   }
@@ -61,6 +83,40 @@ export default function LoginForm() {
   const message = (
     <FormMessage id="login-message" kind={outcome?.kind ?? 'error'} message={outcome?.message} ref={messageRef} />
   );
+
+  if (mode === 'code') {
+    return (
+      <section className="auth-card" aria-labelledby="login-heading">
+        <h1 id="login-heading" ref={headingRef} tabIndex={-1}>
+          Enter your code
+        </h1>
+        <p className="lead">
+          Open your authenticator app and enter the six-digit code it shows for {email.trim()}. Lost your phone? Enter
+          one of your recovery codes instead.
+        </p>
+        <form onSubmit={onCode} aria-busy={busy}>
+          <TextField
+            id="login-code"
+            label="Authentication code"
+            value={code}
+            onChange={setCode}
+            autoComplete="one-time-code"
+            maxLength={64}
+            errorId={errorId}
+          />
+          {message}
+          <button className="auth-button" type="submit" disabled={busy}>
+            {busy ? 'Verifying...' : 'Verify'}
+          </button>
+        </form>
+        <div className="auth-actions">
+          <button type="button" className="auth-button secondary" onClick={() => switchMode('login')}>
+            Back
+          </button>
+        </div>
+      </section>
+    );
+  }
 
   if (mode === 'forgot') {
     return (

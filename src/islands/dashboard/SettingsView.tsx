@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { DATE_FORMATS, isDateFormat } from '../../lib/date-format.ts';
+import MfaSection from './MfaSection.tsx';
 import { $userEmail, $userName } from '../../stores/session.ts';
 import {
   $settings,
@@ -86,16 +87,6 @@ export default function SettingsView() {
         </div>
         <div className="dash-check">
           <input
-            id="settings-mfa"
-            name="mfa"
-            type="checkbox"
-            checked={form.mfa}
-            onChange={(e) => set('mfa', e.target.checked)}
-          />
-          <label htmlFor="settings-mfa">Enable multi-factor authentication (MFA)</label>
-        </div>
-        <div className="dash-check">
-          <input
             id="settings-emailSummaries"
             name="emailSummaries"
             type="checkbox"
@@ -113,6 +104,7 @@ export default function SettingsView() {
           </span>
         </div>
       </form>
+      <MfaSection />
     </section>
   );
 }

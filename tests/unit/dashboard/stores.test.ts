@@ -96,13 +96,13 @@ describe('settings store', () => {
       email: 'a@example.org',
       timezone: 'Asia/Tokyo',
       dateFormat: 'dmy',
-      mfa: true,
-      emailSummaries: false,
+      emailSummaries: true,
     });
     expect($settingsSaved.get()).toBe(true);
     expect(JSON.parse(localStorage.getItem('dashboard_settings_v1')!)).toMatchObject({
       timezone: 'Asia/Tokyo',
-      mfa: true,
+      dateFormat: 'dmy',
+      emailSummaries: true,
     });
     settingsEdited();
     expect($settingsSaved.get()).toBe(false);
