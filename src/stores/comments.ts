@@ -15,6 +15,9 @@ import { $currentWorkspace } from './workspaces.ts';
 /** Delay before a comment is saved (SPEC §9). */
 export const COMMENT_SAVE_DELAY_MS = 150;
 
+/** How often an open comment panel asks the server for what colleagues wrote meanwhile. */
+export const COMMENTS_REFRESH_MS = 30_000;
+
 /**
  * The offline copy of every image's comments, kept in this browser under `image_comments_v1` (SPEC §3):
  * shown while the server's answer is on its way or when the server cannot be reached, then replaced by it.

@@ -5,6 +5,7 @@ import {
   $comments,
   $commentSaving,
   $commentsLoad,
+  COMMENTS_REFRESH_MS,
   deleteComment,
   editComment,
   loadComments,
@@ -181,12 +182,16 @@ export default function CommentsPanel({ storedFilename }: { storedFilename: stri
 
   useEffect(() => {
     void loadComments(storedFilename);
-    // Back on the page, the panel shows what colleagues wrote meanwhile.
+    // While open, and when the page is shown again, the panel shows what colleagues wrote meanwhile.
     const refresh = () => {
       if (document.visibilityState === 'visible') void loadComments(storedFilename);
     };
+    const timer = setInterval(refresh, COMMENTS_REFRESH_MS);
     document.addEventListener('visibilitychange', refresh);
-    return () => document.removeEventListener('visibilitychange', refresh);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', refresh);
+    };
   }, [storedFilename]);
 
   return (
