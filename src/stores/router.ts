@@ -10,6 +10,7 @@ export const $router = createRouter({
   settings: '/dashboard/settings',
   profile: '/dashboard/profile',
   workspace: '/dashboard/workspace',
+  review: '/dashboard/review',
 });
 
 /** A route name of the dashboard. */

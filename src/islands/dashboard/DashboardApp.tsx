@@ -9,6 +9,7 @@ import ImagesView from './ImagesView.tsx';
 import NotFoundView from './NotFoundView.tsx';
 import OverviewView from './OverviewView.tsx';
 import ProfileView from './ProfileView.tsx';
+import ReviewView from './review/ReviewView.tsx';
 import SettingsView from './SettingsView.tsx';
 import WorkspaceView from './WorkspaceView.tsx';
 import './dashboard.css';
@@ -37,6 +38,8 @@ function CurrentView() {
       return <ProfileView />;
     case 'workspace':
       return <WorkspaceView />;
+    case 'review':
+      return <ReviewView />;
     default:
       return <NotFoundView />;
   }

@@ -10,6 +10,7 @@ import CommentsPanel from './CommentsPanel.tsx';
 import DeidentificationPanel from './DeidentificationPanel.tsx';
 import PreviewPane from './PreviewPane.tsx';
 import QcPanel from './QcPanel.tsx';
+import ReviewBadge from './review/ReviewBadge.tsx';
 import SharePanel from './SharePanel.tsx';
 import { useFocusTrap } from './use-focus-trap.ts';
 import DateTime from './DateTime.tsx';
@@ -54,6 +55,10 @@ export default function DetailsModal({ item, onClose }: { item: UploadItem; onCl
               </dd>
               <dt>Status</dt>
               <dd>Uploaded</dd>
+              <dt>Review</dt>
+              <dd>
+                <ReviewBadge storedFilename={item.stored_filename} text />
+              </dd>
             </dl>
             <ImagingDetails item={item} />
             <DeidentificationPanel key={item.stored_filename} item={item} />

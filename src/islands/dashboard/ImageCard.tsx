@@ -6,6 +6,7 @@ import { formatMegabytes } from '../../lib/megabytes.ts';
 import { relativeAge } from '../../lib/relative-age.ts';
 import { $now } from '../../stores/clock.ts';
 import { deleteImage } from '../../stores/images.ts';
+import ReviewBadge from './review/ReviewBadge.tsx';
 import DateTime from './DateTime.tsx';
 
 /** One image of the grid: name, relative age, size, the 'Uploaded' badge, Details and Delete. */
@@ -41,6 +42,7 @@ export default function ImageCard({
       </p>
       <p>
         <span className="dash-badge">Uploaded</span>
+        <ReviewBadge storedFilename={item.stored_filename} />
         {item.identifiable && <span className="dash-badge dash-badge-warning">Not de-identified</span>}
       </p>
       <div className="dash-card-actions">

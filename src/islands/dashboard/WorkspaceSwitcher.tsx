@@ -22,6 +22,7 @@ export default function WorkspaceSwitcher() {
         ))}
       </select>
       <a href="/dashboard/workspace">Manage</a>
+      <a href="/dashboard/review">Review</a>
     </div>
   );
 }
