@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   blankingRegionsRequest,
@@ -10,6 +10,8 @@ import { errorResponse } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { conflict, unprocessable } from '../../http-errors.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { encodePng } from '../../imaging/png-encode.ts';
+import { displayRange } from '../../imaging/preview-render.ts';
 import { runImagingTask } from '../../workers/imaging-pool.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { deletePreviews } from '../previews/preview-cleanup.ts';
@@ -36,6 +38,7 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * GET /uploads/{stored_filename}/deidentification/frame.png: the first frame as stored, to draw rectangles on.
  * POST /uploads/{stored_filename}/deidentification/regions: rectangles a member drew on a de-identified DICOM
  * image, blanked in every frame of the stored file (compressed pixel data decoded and stored uncompressed) and
  * listed in its de-identification report. For admins and members; viewers and reviewers only read.
@@ -43,6 +46,47 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
 export default async function blankingRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const uploads = createUploadsRepository({ db: app.db });
+  app.get(
+    '/uploads/:stored_filename/deidentification/frame.png',
+    {
+      preHandler: app.inWorkspace('read'),
+      schema: {
+        params: storedFilenameParams,
+        response: {
+          401: errorResponse,
+          404: errorResponse,
+          409: errorResponse,
+          413: errorResponse,
+          415: errorResponse,
+          422: errorResponse,
+        },
+      },
+    },
+    async (request, typedReply) => {
+      // The body is PNG bytes, not JSON: the reply is used untyped, outside the error-only response schema.
+      const reply = typedReply as unknown as FastifyReply;
+      const upload = await uploads.findInWorkspace(
+        currentMembership(request).workspaceId,
+        request.params.stored_filename,
+      );
+      if (upload.extension !== '.dcm') throw conflict('Only a single DICOM file has a frame to draw regions on');
+      const volume = await app.volumes.load(upload);
+      // The first frame as stored, every pixel at its own place (the preview may be turned to the patient's axes
+      // and scaled): rectangles drawn on it are in the stored pixels the server blanks.
+      const count = volume.width * volume.height * volume.channels;
+      const [low, high] = displayRange(volume);
+      const scale = 255 / Math.max(1e-9, high - low);
+      const bytes = new Uint8Array(count);
+      for (let i = 0; i < count; i++) {
+        const v = (volume.data[i]! - low) * scale + 0.5;
+        bytes[i] = v <= 0 ? 0 : v >= 255 ? 255 : v | 0;
+        if (volume.invert) bytes[i] = 255 - bytes[i]!;
+      }
+      reply.header('content-type', 'image/png').header('cache-control', 'private, no-cache');
+      return reply.send(await encodePng(bytes, volume.width, volume.height, volume.channels));
+    },
+  );
+
   app.post(
     '/uploads/:stored_filename/deidentification/regions',
     {

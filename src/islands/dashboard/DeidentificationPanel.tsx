@@ -1,7 +1,11 @@
+import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import type { DeidentificationReportBody } from '../../../contract/deidentification.ts';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import { api, errorMessage } from '../../lib/api.ts';
+import { $currentWorkspace } from '../../stores/workspaces.ts';
+import BlankingEditor from './BlankingEditor.tsx';
+import DateTime from './DateTime.tsx';
 
 type State =
   { status: 'loading' } | { status: 'ready'; report: DeidentificationReportBody } | { status: 'none'; message: string };
@@ -36,6 +40,9 @@ function AttributeList({ title, items }: { title: string; items: Deidentificatio
 /** What de-identifying a DICOM upload did: the profile, and every attribute removed, emptied, replaced or remapped. */
 export default function DeidentificationPanel({ item }: { item: UploadItem }) {
   const [state, setState] = useState<State>({ status: 'loading' });
+  const workspace = useStore($currentWorkspace);
+  // Changing the library is for admins and members; reviewers and viewers read the report only.
+  const mayBlank = workspace === undefined || workspace.role === 'admin' || workspace.role === 'member';
   useEffect(() => {
     // A new image mounts a new panel (keyed by its name), so the state starts as loading.
     let current = true;
@@ -81,11 +88,38 @@ export default function DeidentificationPanel({ item }: { item: UploadItem }) {
             <dd>{state.report.private_tags_dropped}</dd>
             <dt>Burned-in text</dt>
             <dd>{BURNED_IN[state.report.burned_in_text]}</dd>
+            <dt>Regions blanked by hand</dt>
+            <dd>{state.report.blanked_regions.length}</dd>
+            {state.report.pixel_data_decompressed && (
+              <>
+                <dt>Pixel data</dt>
+                <dd>Decompressed to be blanked (stored as Explicit VR Little Endian)</dd>
+              </>
+            )}
           </dl>
           <AttributeList title="Removed attributes" items={state.report.removed} />
           <AttributeList title="Emptied attributes" items={state.report.emptied} />
           <AttributeList title="Replaced attributes" items={state.report.replaced} />
           <AttributeList title="Attributes with remapped UIDs" items={state.report.uid_attributes} />
+          {state.report.blanked_regions.length > 0 && (
+            <details className="dash-deid-list">
+              <summary>Regions blanked by hand ({state.report.blanked_regions.length})</summary>
+              <ul tabIndex={0} aria-label="Regions blanked by hand" data-testid="blanked-regions">
+                {state.report.blanked_regions.map((r, i) => (
+                  <li key={i}>
+                    Left {r.x}, top {r.y}, {r.width} × {r.height} pixels, in every frame (
+                    <DateTime at={r.blanked_at} />)
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+          {mayBlank && (
+            <section aria-labelledby="blanking-title">
+              <h4 id="blanking-title">Blank regions</h4>
+              <BlankingEditor item={item} onBlanked={(report) => setState({ status: 'ready', report })} />
+            </section>
+          )}
         </>
       )}
     </section>

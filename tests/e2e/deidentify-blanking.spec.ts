@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { readWithPydicom, sampleAt } from '../fixtures/pydicom-pixels.ts';
+import { signedInAccount, useSession } from './dashboard-session.ts';
+import { expect, expectAccessible, test } from './fixtures.ts';
+
+const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
+
+test.skip(!existsSync(PYDICOM), "needs Debian's python3-pydicom for its test files");
+
+test('a region drawn with the keyboard is blanked in the de-identified download', async ({ page, request }) => {
+  // pydicom's MR_small.dcm, compressed by dcmtk (RLE Lossless): the server decodes it to blank it.
+  const dir = mkdtempSync(path.join(tmpdir(), 'lumenqc-blanking-'));
+  const compressed = path.join(dir, 'mr-rle.dcm');
+  execFileSync('dcmcrle', [path.join(PYDICOM, 'MR_small.dcm'), compressed]);
+  const account = await signedInAccount(request, 'Ada Lovelace');
+  await useSession(page, account);
+  await page.goto('/dashboard/images');
+  await page
+    .getByLabel('Choose images to upload')
+    .setInputFiles([{ name: 'DOE_JANE.dcm', mimeType: 'application/dicom', buffer: readFileSync(compressed) }]);
+  const card = page.getByRole('button', { name: /^Details of MR_S\d{4}_I\d{4}_[0-9a-f]{8}\.dcm$/ });
+  await expect(card).toBeVisible({ timeout: 30_000 });
+  await card.click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('deidentification-report')).toContainText('Regions blanked by hand');
+
+  // Keyboard only: add a region, move it three pixels right, make it two pixels taller.
+  const add = dialog.getByRole('button', { name: 'Add a region' });
+  await add.focus();
+  await page.keyboard.press('Enter');
+  const frame = dialog.getByRole('group', { name: /^First frame, 64 × 64 pixels: 1 region drawn$/ });
+  await expect(frame).toBeFocused();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  const region = dialog.getByRole('group', { name: 'Region 1' });
+  await expect(region.getByLabel('Left')).toHaveValue('29');
+  await expect(region.getByLabel('Top')).toHaveValue('26');
+  await expect(region.getByLabel('Width')).toHaveValue('13');
+  await expect(region.getByLabel('Height')).toHaveValue('15');
+  await expect(dialog.getByRole('button', { name: 'Remove region 1' })).toBeVisible();
+  await expectAccessible(page);
+
+  // A second region, drawn with the mouse from a quarter to a half of the frame, then removed again.
+  const box = (await frame.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 4, box.y + box.height / 4);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  const drawn = dialog.getByRole('group', { name: 'Region 2' });
+  await expect(drawn.getByLabel('Left')).toHaveValue(/^1[5-7]$/);
+  await expect(drawn.getByLabel('Width')).toHaveValue(/^1[5-7]$/);
+  await dialog.getByRole('button', { name: 'Remove region 2' }).click();
+  await expect(dialog.getByRole('group', { name: 'Region 2' })).toHaveCount(0);
+
+  await dialog.getByRole('button', { name: 'Blank 1 region' }).click();
+  await expect(dialog.getByText('1 region blanked in every frame.')).toBeVisible({ timeout: 30_000 });
+  await dialog.getByText('Regions blanked by hand (1)').click();
+  await expect(dialog.getByTestId('blanked-regions')).toContainText('Left 29, top 26, 13 × 15 pixels, in every frame');
+  await expect(dialog.getByText('Decompressed to be blanked (stored as Explicit VR Little Endian)')).toBeVisible();
+  await expectAccessible(page);
+
+  // The de-identified download: black inside the region, every other sample as in pydicom's original.
+  const stored = await page.evaluate(async () => {
+    const token = localStorage.getItem('token');
+    const list = (await (await fetch('/api/v1/uploads', { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      stored_filename: string;
+    }[];
+    return list[0]!.stored_filename;
+  });
+  const download = await request.get(`/api/v1/uploads/${stored}`, {
+    headers: { authorization: `Bearer ${account.token}` },
+  });
+  expect(download.status()).toBe(200);
+  const file = path.join(dir, 'download.dcm');
+  writeFileSync(file, await download.body());
+  const out = readWithPydicom(file);
+  const original = readWithPydicom(path.join(PYDICOM, 'MR_small.dcm'));
+  expect(out.transferSyntax).toBe('1.2.840.10008.1.2.1');
+  let blanked = 0;
+  for (let y = 0; y < 64; y++)
+    for (let x = 0; x < 64; x++) {
+      const inside = x >= 29 && x < 42 && y >= 26 && y < 41;
+      if (inside) {
+        expect(sampleAt(out, 0, x, y)).toBe(0);
+        blanked++;
+      } else if (sampleAt(out, 0, x, y) !== sampleAt(original, 0, x, y)) {
+        expect.fail(`(${x}, ${y}) changed outside the region`);
+      }
+    }
+  expect(blanked).toBe(13 * 15);
+});
