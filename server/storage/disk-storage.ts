@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { durableFileWriter, writeFileDurably } from './durable-file.ts';
 import { meteredBody } from './metered-body.ts';
 import { assertSafeKey, TooLargeError, type Storage } from './storage.ts';
 
@@ -109,10 +108,11 @@ export function createDiskStorage(root: string): Storage {
   };
 }
 
-/** Streams `body` to `file`, counting, limiting and hashing it on the way. */
+/** Streams `body` to `file`, counting, limiting and hashing it on the way; resolves once it is on disk. */
 async function writeStream(file: string, body: Readable, limit: number | undefined) {
   const meter = meteredBody(limit);
-  await pipeline(body, meter.stream, durableFileWriter(file));
+  // `flush` syncs the file before it is closed, and the pipeline waits for the close.
+  await pipeline(body, meter.stream, createWriteStream(file, { flush: true, highWaterMark: 1024 * 1024 }));
   return { size: meter.size(), sha256: await meter.digest() };
 }
 
@@ -120,7 +120,11 @@ async function writeStream(file: string, body: Readable, limit: number | undefin
 async function writeHeld(file: string, bytes: Uint8Array, { limit, sha256 }: { limit?: number; sha256?: string }) {
   if (limit !== undefined && bytes.length > limit) throw new TooLargeError(limit);
   const digest = sha256 ?? createHash('sha256').update(bytes).digest('hex');
-  await writeFileDurably(file, bytes);
+  // A new key only ('wx' fails if the file exists), synced before this resolves; a partial file is removed.
+  await writeFile(file, bytes, { flag: 'wx', flush: true }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EEXIST') await rm(file, { force: true });
+    throw error;
+  });
   return { size: bytes.length, sha256: digest };
 }
 

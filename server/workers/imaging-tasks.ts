@@ -9,7 +9,6 @@ import type { DeidentificationReport } from '../imaging/dicom/deidentify-report.
 import { DecompressionLimitError } from '../imaging/bounded-inflate.ts';
 import { decodeImage } from '../imaging/decode-image.ts';
 import { UndecodableImageError, type DecodeLimits, type ImageVolume } from '../imaging/volume.ts';
-import { joinBytes } from '../storage/byte-runs.ts';
 
 /** A file to de-identify and the salt (its workspace's) its UIDs are remapped with. */
 export interface DeidentifyTask {
@@ -33,7 +32,10 @@ export async function deidentify({ bytes, salt }: DeidentifyTask): Promise<Deide
   }
   const hash = createHash('sha256');
   for (const run of clean) hash.update(run);
-  const answer = { bytes: joinBytes(clean), sha256: hash.digest('hex'), report };
+  const joined = Buffer.concat(clean);
+  // A small result is a view into Node's shared buffer pool, which cannot move: it is copied into its own.
+  const cleaned = joined.byteLength === joined.buffer.byteLength ? joined : new Uint8Array(joined);
+  const answer = { bytes: cleaned, sha256: hash.digest('hex'), report };
   return transferred(answer, answer.bytes.buffer as ArrayBuffer);
 }
 

@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto';
 import type dicomParser from 'dicom-parser';
-import { joinBytes } from '../../storage/byte-runs.ts';
 import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
 import {
   actionFor,
@@ -92,7 +91,7 @@ class Writer {
     this.push(new TextEncoder().encode(padded));
   }
   result(): Uint8Array {
-    return joinBytes(this.parts, this.size);
+    return Buffer.concat(this.parts, this.size);
   }
 }
 
@@ -372,7 +371,7 @@ function deidentifiedName(dataSet: DicomDataSet, context: Context, sopInstance: 
  * the method recorded. Pixel data and every other attribute keep their original bytes.
  */
 export async function deidentifyDicom(input: Uint8Array, salt: string): Promise<Uint8Array> {
-  return joinBytes(await deidentifyDicomParts(input, salt));
+  return Buffer.concat(await deidentifyDicomParts(input, salt));
 }
 
 /** A de-identified file as runs of bytes (see deidentifyDicomParts) and what was done to it. */
@@ -413,7 +412,7 @@ export async function deidentifyDicomWithReport(input: Uint8Array, salt: string)
   let parts = [meta, ...body.parts];
   // Compressed pixel data with text blanked: the de-identified file, its pixel data replaced by the decoded and
   // blanked samples, written uncompressed (see pixel-rewrite.ts for why not compressed again).
-  if (burnedIn.blanked?.decoded) parts = [withNativePixelData(parseDicom(joinBytes(parts)), burnedIn.blanked)];
+  if (burnedIn.blanked?.decoded) parts = [withNativePixelData(parseDicom(Buffer.concat(parts)), burnedIn.blanked)];
   return {
     parts,
     report: {

@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDiskStorage } from '../../../server/storage/disk-storage.ts';
 import { TooLargeError, type Storage } from '../../../server/storage/storage.ts';
 
@@ -45,5 +47,43 @@ describe('disk storage of bytes already held in memory', () => {
     await rm(path.join(root, 'originals'), { recursive: true });
     await storage.put('originals/b.dcm', Buffer.from('b'));
     expect(await readFile(path.join(root, 'originals', 'b.dcm'), 'utf8')).toBe('b');
+  });
+});
+
+describe('disk storage of a streamed body', () => {
+  let root: string;
+  let storage: Storage;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'lumenqc-disk-'));
+    storage = createDiskStorage(root);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await rm(root, { recursive: true, force: true });
+  });
+  const openDescriptors = () => readdir('/proc/self/fd').then((names) => names.length);
+
+  it('syncs the file before answering, then moves it under its key', async () => {
+    const syncs = vi.spyOn(fs, 'fsync');
+    const bytes = randomBytes(3 * 1024 * 1024 + 777);
+    const pieces = Array.from({ length: 50 }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536));
+    const put = await storage.put('originals/volume.nii', Readable.from(pieces));
+    expect(syncs).toHaveBeenCalled();
+    expect(put).toEqual({ size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+    expect((await readFile(path.join(root, 'originals', 'volume.nii'))).equals(bytes)).toBe(true);
+    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+  });
+
+  it('leaves no temporary file and no open descriptor when the body fails halfway', async () => {
+    await storage.put('originals/warm.nii', Readable.from([Buffer.from('x')]));
+    const before = await openDescriptors();
+    async function* failing() {
+      yield randomBytes(2 * 1024 * 1024);
+      throw new Error('client went away');
+    }
+    await expect(storage.put('originals/cut.nii', Readable.from(failing()))).rejects.toThrow('client went away');
+    expect(await storage.stat('originals/cut.nii')).toBeUndefined();
+    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    expect(await openDescriptors()).toBe(before);
   });
 });
