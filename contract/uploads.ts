@@ -1,3 +1,4 @@
+import { qcVerdict } from './qc.ts';
 import { z } from './zod.ts';
 
 /** One stored image as listed to its owner (SPEC §3, Upload item). */
@@ -20,6 +21,15 @@ export const uploadItem = z.object({
     .describe(
       'Present on a DICOM file that may identify its patient: kept as sent, or with text burned into its pixels that could not be blanked',
     ),
+  thumbnail_url: z
+    .string()
+    .optional()
+    .describe('In GET /uploads: path of a small picture of the image (the middle slice of a volume or series)'),
+  modality: z
+    .string()
+    .optional()
+    .describe('In GET /uploads: the DICOM modality code (CT, MR…), once the server has read the file and when it says'),
+  qc_verdict: qcVerdict.optional().describe('In GET /uploads: the verdict of the latest quality check, if any'),
 });
 export type UploadItem = z.infer<typeof uploadItem>;
 
@@ -40,10 +50,18 @@ export const uploadListQuery = z.object({
     .max(300)
     .optional()
     .describe('The stored_filename after which the page starts, as given by the previous page'),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Only images whose original name contains this text, case-insensitively (the My Images search)'),
 });
 
 /** Header of a GET /uploads page naming the cursor of the next page; absent on the last one. */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** Header of a thumbnail answer naming the image's DICOM modality, when known. */
+export const MODALITY_HEADER = 'x-modality';
 
 /** Path parameter naming one upload. */
 export const storedFilenameParams = z.object({

@@ -15,3 +15,4 @@ export * from '../modules/comments/comments.table.ts';
 export * from '../modules/reviews/reviews.table.ts';
 export * from '../modules/deidentification/uid-salts.table.ts';
 export * from '../modules/mfa/mfa.table.ts';
+export * from '../modules/previews/thumbnails.table.ts';

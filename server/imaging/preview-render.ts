@@ -69,6 +69,15 @@ export function sliceCount(volume: ImageVolume, axis: PreviewAxis): number {
 }
 
 /**
+ * The plane the image was acquired in: the one whose slices are the file's own frames or slices (for a
+ * series, its instances), so its middle slice is the middle one the scanner stored.
+ */
+export function acquisitionAxis(volume: ImageVolume): PreviewAxis {
+  const fixedVoxelAxis = (axis: PreviewAxis) => displayAxes(volume).axis[planes[axis].fixed];
+  return (['axial', 'coronal', 'sagittal'] as const).find((axis) => fixedVoxelAxis(axis) === 2) ?? 'axial';
+}
+
+/**
  * The patient direction at each edge of a slice along `axis`, or undefined when the file gives no
  * geometry: the markers a preview is drawn with.
  */
@@ -131,12 +140,16 @@ function computeRange(volume: ImageVolume): [number, number] {
   return high > low ? [low, high] : [h.min, h.max > h.min ? h.max : h.min + 1];
 }
 
-/** Renders one slice as a PNG at most 512 px wide, windowed, with square physical pixels. */
+/**
+ * Renders one slice as a PNG at most 512 px wide, windowed, with square physical pixels, and with its
+ * orientation markers unless `markers` is false (a thumbnail, too small to read them).
+ */
 export async function renderSlicePng(
   volume: ImageVolume,
   axis: PreviewAxis,
   index: number,
   range = displayRange(volume),
+  { markers: drawMarkers = true }: { markers?: boolean } = {},
 ): Promise<Buffer> {
   const slice = extractSlice(volume, axis, index);
   const [low, high] = range;
@@ -158,7 +171,8 @@ export async function renderSlicePng(
   }
   outHeight = Math.min(outHeight, PREVIEW_MAX_WIDTH * 2);
   // Markers are drawn on previews large enough to hold them beside the anatomy.
-  const markers = Math.min(outWidth, outHeight) >= MARKED_MIN_SIZE ? edgeMarkers(volume, axis) : undefined;
+  const markers =
+    drawMarkers && Math.min(outWidth, outHeight) >= MARKED_MIN_SIZE ? edgeMarkers(volume, axis) : undefined;
   if (!markers && outWidth === slice.width && outHeight === slice.height)
     return encodePng(bytes, slice.width, slice.height, slice.channels);
   let image = sharp(bytes, { raw: { width: slice.width, height: slice.height, channels: slice.channels } });

@@ -7,6 +7,7 @@ import { qcRequest } from '../lib/qc-request.ts';
 import { extractQcText, qcErrorMessage } from '../lib/qc-text.ts';
 import { loadComments } from './comments.ts';
 import { apiPathOf } from './images.ts';
+import { noteVerdict } from './library.ts';
 
 /** The preview of the open image. */
 export type PreviewState =
@@ -89,6 +90,8 @@ export async function checkQuality(item: UploadItem): Promise<void> {
     const text = extractQcText(answer);
     if (!text) return $qc.set({ status: 'empty' });
     $qc.set({ status: 'done', text });
+    const verdict = (answer as { qc?: { verdict?: unknown } }).qc?.verdict;
+    if (verdict === 'pass' || verdict === 'review' || verdict === 'fail') noteVerdict(item.stored_filename, verdict);
     await loadComments(item.stored_filename);
   } catch (error) {
     if (current !== opening) return;

@@ -1,7 +1,6 @@
-import { atom, computed } from 'nanostores';
+import { atom } from 'nanostores';
 import { UPLOAD_LIMIT_HEADER, type UploadItem } from '../../contract/uploads.ts';
 import { api, errorMessage } from '../lib/api.ts';
-import { filterImages } from '../lib/image-search.ts';
 
 /** The image library as last loaded. */
 export interface ImagesState {
@@ -11,17 +10,11 @@ export interface ImagesState {
   error: string | undefined;
 }
 
-/** The signed-in user's images. */
+/** The workspace's whole image list, as the Analysis page chooses from it (My Images pages through $library). */
 export const $images = atom<ImagesState>({ items: [], loading: false, loaded: false, error: undefined });
 
 /** The server's upload size limit in bytes, as last told by GET /uploads. */
 export const $uploadLimit = atom<number | undefined>(undefined);
-
-/** The search box's text. */
-export const $imageSearch = atom('');
-
-/** The images matching the search, newest first. */
-export const $visibleImages = computed([$images, $imageSearch], (state, query) => filterImages(state.items, query));
 
 /**
  * The path of an item's `url` relative to the API base, so the one client adds its base and token.
@@ -47,20 +40,5 @@ export async function loadImages(): Promise<void> {
       loaded: true,
       error: errorMessage(error, 'Failed to load images'),
     });
-  }
-}
-
-/** Deletes one image and reloads the list; resolves to an error message, or undefined on success. */
-export async function deleteImage(item: UploadItem): Promise<string | undefined> {
-  try {
-    await api.delete(apiPathOf(item.url)).res();
-    $images.set({
-      ...$images.get(),
-      items: $images.get().items.filter((i) => i.stored_filename !== item.stored_filename),
-    });
-    void loadImages();
-    return undefined;
-  } catch (error) {
-    return errorMessage(error, 'Delete failed');
   }
 }

@@ -3,7 +3,8 @@ import { tooLargeMessage } from '../../contract/uploads.ts';
 import { apiBase } from '../lib/api-base.ts';
 import { sendFileWithProgress, UPLOAD_STALL_MS, type XhrUploadResult } from '../lib/xhr-upload.ts';
 import { $keepOriginal, uploadQuery } from './deidentification.ts';
-import { $uploadLimit, loadImages } from './images.ts';
+import { $uploadLimit } from './images.ts';
+import { reloadImageLists } from './library.ts';
 import { $token, clearSession } from './session.ts';
 import { groupUploads, type UploadBatch } from './volume-series-upload.ts';
 
@@ -81,7 +82,7 @@ async function runUpload(batch: UploadBatch): Promise<void> {
 export async function uploadFiles(files: readonly File[]): Promise<void> {
   if (files.length === 0) return;
   await Promise.all(groupUploads(files).map(runUpload));
-  if (!$uploading.get()) await loadImages();
+  if (!$uploading.get()) await reloadImageLists();
 }
 
 /** Stops one running upload; nothing of it is kept on the server. */

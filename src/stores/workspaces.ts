@@ -4,6 +4,7 @@ import type { MemberItem, WorkspaceItem, WorkspaceRoleName } from '../../contrac
 import { api, backgroundApi, errorMessage } from '../lib/api.ts';
 import { $activity, $metrics } from './metrics.ts';
 import { $images } from './images.ts';
+import { resetLibrary } from './library.ts';
 import { $workspaceId } from './workspace-choice.ts';
 
 /** The caller's workspaces as last loaded. */
@@ -39,6 +40,7 @@ export function switchWorkspace(id: string | undefined): void {
   const isPersonal = personal.status === 'ready' && personal.items.find((w) => w.id === id)?.personal;
   $workspaceId.set(isPersonal ? undefined : id);
   $images.set({ items: [], loading: false, loaded: false, error: undefined });
+  resetLibrary();
   $metrics.set({ status: 'loading' });
   $activity.set({ status: 'loading' });
 }

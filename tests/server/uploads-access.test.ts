@@ -28,7 +28,7 @@ describe('listing, downloading and deleting uploads', () => {
   const get = (user: TestUser | undefined, url: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, headers: { ...(user?.auth ?? {}), ...headers } });
 
-  it("lists only the caller's items, newest first, with the fields of SPEC §3", async () => {
+  it("lists only the caller's items, newest first, with the fields of SPEC §3 and the card's thumbnail", async () => {
     const res = await get(alice, '/api/v1/uploads');
     expect(res.statusCode).toBe(200);
     const items = res.json();
@@ -37,7 +37,7 @@ describe('listing, downloading and deleting uploads', () => {
       'first.png',
     ]);
     expect(Object.keys(items[0]).sort()).toEqual(
-      ['extension', 'modified', 'original_name_guess', 'size_bytes', 'stored_filename', 'url'].sort(),
+      ['extension', 'modified', 'original_name_guess', 'size_bytes', 'stored_filename', 'url', 'thumbnail_url'].sort(),
     );
     expect(items[0].modified).toBeGreaterThan(items[1].modified - 1);
     expect((await get(bob, '/api/v1/uploads')).json()).toHaveLength(1);

@@ -1,23 +1,18 @@
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../contract/errors.ts';
 import { imageMetadata, previewQuery, type ImageMetadata } from '../../../contract/previews.ts';
-import { storedFilenameParams } from '../../../contract/uploads.ts';
-import { badRequest, HttpError } from '../../http-errors.ts';
+import { MODALITY_HEADER, storedFilenameParams } from '../../../contract/uploads.ts';
+import { badRequest } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
-import { imageMetadataOf, objectMetadataOf } from './image-metadata.ts';
-import { describeStoredDicom } from './volume-loader.ts';
-
-/** True when the row already holds the metadata this module saves. */
-function hasMetadata(saved: unknown): saved is ImageMetadata {
-  const m = saved as Partial<ImageMetadata> | null;
-  return Boolean(m && typeof m.format === 'string' && Array.isArray(m.dimensions));
-}
+import { imageMetadataOf } from './image-metadata.ts';
+import { hasMetadata, metadataWithoutPixels } from './upload-metadata.ts';
 
 const errors = errorResponses(400, 401, 404, 413, 415, 422);
 
@@ -74,6 +69,33 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
   );
 
   app.get(
+    '/uploads/:stored_filename/thumbnail.webp',
+    {
+      ...guarded,
+      schema: {
+        params: storedFilenameParams,
+        response: {
+          // No body: the image has no picture to draw (an object without pixels, or pixels this server
+          // cannot decode). Its metadata and preview say why; a card simply shows none, and no error.
+          204: z.null().describe('The image has no thumbnail'),
+          ...errors,
+        },
+      },
+    },
+    async (request, typedReply) => {
+      // The body is WebP bytes, not JSON: the reply is used untyped, outside the error-only response schema.
+      const reply = typedReply as unknown as FastifyReply;
+      const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
+      // A card scrolled past closes its request: its drawing is skipped if it has not started.
+      const thumbnail = await app.thumbnails.get(upload, () => !request.raw.socket?.destroyed);
+      // The card shows the modality as soon as its picture is drawn, before the list is loaded again.
+      if (thumbnail.modality) reply.header(MODALITY_HEADER, thumbnail.modality);
+      if (!thumbnail.image) return reply.code(204).send();
+      return reply.header('content-type', 'image/webp').send(thumbnail.image);
+    },
+  );
+
+  app.get(
     '/uploads/:stored_filename/metadata',
     { ...guarded, schema: { params: storedFilenameParams, response: { 200: imageMetadata, ...errors } } },
     async (request) => {
@@ -82,11 +104,9 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
       const metadata = await volumes.load(upload).then(
         (volume) => imageMetadataOf(volume, upload.deidentified),
         async (error: unknown) => {
-          // A DICOM object without pixels (a report, a plan, a waveform), or whose pixels cannot be decoded
-          // here, is described from its header, with the reason there is no preview.
-          const object = upload.format === 'dcm' ? await describeStoredDicom(app.storage, upload) : undefined;
-          if (!object || !(error instanceof HttpError) || error.statusCode !== 415) throw error;
-          return objectMetadataOf(object, upload.deidentified, error.message);
+          const described = await metadataWithoutPixels(app.storage, upload, error);
+          if (!described) throw error;
+          return described;
         },
       );
       await saveMetadata(upload, metadata);

@@ -86,6 +86,14 @@ export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECO
       decoding.set(key, pending);
       return pending;
     },
+    /**
+     * The first volume of an upload for a one-off use (a thumbnail): the cached or in-flight decode when
+     * there is one, else a decode that is not kept, so drawing a library's thumbnails does not push out
+     * the volumes people are looking at.
+     */
+    async loadOnce(upload: Pick<UploadRow, 'storedFilename' | 'format'>): Promise<ImageVolume> {
+      return decoded.get(upload.storedFilename) ?? decoding.get(upload.storedFilename) ?? decode(upload, 0);
+    },
     /** Drops a volume, for an upload deleted or rewritten. */
     forget(storedFilename: string): void {
       for (const key of [...decoded.keys(), ...decoding.keys()]) {

@@ -1,5 +1,5 @@
-import { desc, eq } from 'drizzle-orm';
-import type { QcResultItem } from '../../../contract/qc.ts';
+import { desc, eq, inArray } from 'drizzle-orm';
+import type { QcResultItem, QcVerdict } from '../../../contract/qc.ts';
 import type { Database } from '../../db/connect.ts';
 import { recordEngineComment } from '../comments/comments.repository.ts';
 import { qcResults } from './qc.table.ts';
@@ -40,6 +40,22 @@ export function createQcRepository({ db }: { db: Database }) {
         .where(eq(qcResults.uploadId, uploadId))
         .orderBy(desc(qcResults.createdAt), desc(qcResults.id));
       return rows.map(toQcResultItem);
+    },
+    /**
+     * The verdict of the latest check of each of these uploads (scoped by the caller), by upload id; an
+     * upload never checked is absent. One query per thousand ids, each an index lookup.
+     */
+    async latestVerdicts(uploadIds: readonly string[]): Promise<Map<string, QcVerdict>> {
+      const latest = new Map<string, QcVerdict>();
+      for (let start = 0; start < uploadIds.length; start += 1000) {
+        const rows = await db
+          .selectDistinctOn([qcResults.uploadId], { uploadId: qcResults.uploadId, verdict: qcResults.verdict })
+          .from(qcResults)
+          .where(inArray(qcResults.uploadId, uploadIds.slice(start, start + 1000)))
+          .orderBy(qcResults.uploadId, desc(qcResults.createdAt), desc(qcResults.id));
+        for (const row of rows) latest.set(row.uploadId, row.verdict as QcVerdict);
+      }
+      return latest;
     },
   };
 }

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, ilike, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import type { QcVerdict } from '../../../contract/qc.ts';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
@@ -21,6 +22,19 @@ export function uploadUrl(storedFilename: string): string {
   return `/api/v1/uploads/${storedFilename}`;
 }
 
+/** The API path of an upload's thumbnail, as listed in `thumbnail_url`. */
+export function thumbnailUrl(storedFilename: string): string {
+  return `${uploadUrl(storedFilename)}/thumbnail.webp`;
+}
+
+/** A pattern for ILIKE matching `text` anywhere, its wildcard characters taken literally. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** One row of the library list: what an item shows, with the id its QC verdict is looked up by. */
+export type LibraryRow = Parameters<typeof toUploadItem>[0] & { id: string; modality: string | null };
+
 /** An upload row as the API lists it (SPEC §3). */
 export function toUploadItem(
   row: Pick<UploadRow, 'storedFilename' | 'originalName' | 'extension' | 'sizeBytes' | 'createdAt'> &
@@ -36,6 +50,16 @@ export function toUploadItem(
     ...(row.sliceCount ? { slice_count: row.sliceCount } : {}),
     // A DICOM file stored with what may identify its patient: kept as sent, or burned-in text left in its pixels.
     ...(row.format === 'dcm' && row.deidentified === false ? { identifiable: true as const } : {}),
+  };
+}
+
+/** A library row as GET /uploads lists it: the item, its thumbnail, modality and latest QC verdict. */
+export function toLibraryItem(row: LibraryRow, verdict: QcVerdict | undefined): UploadItem {
+  return {
+    ...toUploadItem(row),
+    thumbnail_url: thumbnailUrl(row.storedFilename),
+    ...(row.modality ? { modality: row.modality } : {}),
+    ...(verdict ? { qc_verdict: verdict } : {}),
   };
 }
 
@@ -59,21 +83,23 @@ export function createUploadsRepository({ db }: { db: Database }) {
     },
 
     /**
-     * The workspace's uploads as list items, newest first: all of them, or `limit` after the one named
-     * `after` (none when that name is unknown). `next` names the last item when more may follow.
+     * The workspace's uploads, newest first: all of them, or `limit` after the one named `after` (none when
+     * that name is unknown), only those whose original name contains `search` when given. `next` names the
+     * last row when more may follow.
      */
     async listForWorkspace(
       workspaceId: string,
-      page: { limit?: number; after?: string } = {},
-    ): Promise<{ items: UploadItem[]; next?: string }> {
+      page: { limit?: number; after?: string; search?: string } = {},
+    ): Promise<{ rows: LibraryRow[]; next?: string }> {
       const conditions = [eq(uploads.workspaceId, workspaceId)];
+      if (page.search?.trim()) conditions.push(ilike(uploads.originalName, containing(page.search.trim())));
       if (page.after !== undefined) {
         const [anchor] = await db
           .select({ createdAt: uploads.createdAt, id: uploads.id })
           .from(uploads)
           .where(and(eq(uploads.workspaceId, workspaceId), eq(uploads.storedFilename, page.after)))
           .limit(1);
-        if (!anchor) return { items: [] };
+        if (!anchor) return { rows: [] };
         // Keyset paging on the list's own order: a page never repeats or skips rows inserted meanwhile.
         conditions.push(
           or(
@@ -84,6 +110,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
       }
       const query = db
         .select({
+          id: uploads.id,
           storedFilename: uploads.storedFilename,
           originalName: uploads.originalName,
           extension: uploads.extension,
@@ -92,15 +119,16 @@ export function createUploadsRepository({ db }: { db: Database }) {
           sliceCount: uploads.sliceCount,
           format: uploads.format,
           deidentified: uploads.deidentified,
+          // Known once the file was read for its metadata, a preview or a thumbnail.
+          modality: sql<string | null>`${uploads.metadata}->>'modality'`,
         })
         .from(uploads)
         .where(and(...conditions))
         .orderBy(desc(uploads.createdAt), desc(uploads.id));
       const rows =
         page.limit === undefined && page.after === undefined ? await query : await query.limit(page.limit ?? 100);
-      const items = rows.map(toUploadItem);
-      const full = page.limit !== undefined && items.length === page.limit;
-      return full ? { items, next: items.at(-1)!.stored_filename } : { items };
+      const full = page.limit !== undefined && rows.length === page.limit;
+      return full ? { rows, next: rows.at(-1)!.storedFilename } : { rows };
     },
 
     /**
@@ -111,7 +139,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
       const chosen = choice.storedFilenames
         ? inArray(uploads.storedFilename, choice.storedFilenames)
         : choice.search
-          ? ilike(uploads.originalName, `%${choice.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+          ? ilike(uploads.originalName, containing(choice.search))
           : undefined;
       return db
         .select({

@@ -29,7 +29,8 @@ import { isDeidentifiedOnArrival, keepsOriginal } from './prepare-on-arrival.ts'
 import { deletePreviews } from '../previews/preview-cleanup.ts';
 import { sendUpload } from './file-delivery.ts';
 import { receiveUpload } from './upload-receiver.ts';
-import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
+import { createQcRepository } from '../qc/qc.repository.ts';
+import { createUploadsRepository, toLibraryItem, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 413, 415, 422);
 
@@ -38,6 +39,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
   const audit = createAuditRepository({ db: app.db });
+  const qc = createQcRepository({ db: app.db });
   const limit = app.config.uploadMaxBytes;
   // The list is the one large JSON answer: compressed when the client accepts it, and answered 304 while
   // unchanged. The tag is weak because the same list goes out in several encodings.
@@ -102,16 +104,18 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       },
     },
     async (request, reply) => {
-      const { limit: pageSize, cursor } = request.query;
+      const { limit: pageSize, cursor, search } = request.query;
       const page = await repo.listForWorkspace(currentMembership(request).workspaceId, {
         limit: pageSize,
         after: cursor,
+        search,
       });
+      const verdicts = await qc.latestVerdicts(page.rows.map((row) => row.id));
       reply.header(UPLOAD_LIMIT_HEADER, limit);
       // The same URL lists another library in another workspace: a browser's cache must keep them apart.
       reply.header('vary', WORKSPACE_HEADER);
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.items;
+      return page.rows.map((row) => toLibraryItem(row, verdicts.get(row.id)));
     },
   );
 

@@ -1,24 +1,32 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import { $detailsItem, closeDetails, openDetails } from '../../stores/details.ts';
-import { $imageSearch, $images, $visibleImages, loadImages } from '../../stores/images.ts';
+import { $library, loadLibrary, loadMoreLibrary } from '../../stores/library.ts';
 import DetailsModal from './DetailsModal.tsx';
-import ImageCard from './ImageCard.tsx';
+import LibraryGrid from './LibraryGrid.tsx';
 import UploadControls from './UploadControls.tsx';
 
-/** /dashboard/images: search, upload, the grid of cards and the details modal. */
+/** Typing pause after which the search is sent to the server. */
+const SEARCH_DELAY_MS = 250;
+
+/** /dashboard/images: search, upload, the grid of cards (paged from the server) and the details modal. */
 export default function ImagesView() {
-  const state = useStore($images);
-  const visible = useStore($visibleImages);
-  const search = useStore($imageSearch);
+  const state = useStore($library);
   const detailsItem = useStore($detailsItem);
+  const [search, setSearch] = useState(state.search);
   const opener = useRef<HTMLElement | null>(null);
 
   useEffect(() => {
-    void loadImages();
+    void loadLibrary();
     return () => closeDetails();
   }, []);
+
+  useEffect(() => {
+    if (search === $library.get().search) return;
+    const timer = setTimeout(() => void loadLibrary(search), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
 
   const open = (item: UploadItem, button: HTMLElement) => {
     opener.current = button;
@@ -29,6 +37,7 @@ export default function ImagesView() {
     // Focus goes back to the Details button that opened the modal.
     opener.current?.focus();
   };
+  const firstLoad = state.loading && !state.loaded;
 
   return (
     <section aria-labelledby="images-title" className="dash-section">
@@ -41,7 +50,7 @@ export default function ImagesView() {
             type="search"
             value={search}
             placeholder="Search by name"
-            onChange={(event) => $imageSearch.set(event.target.value)}
+            onChange={(event) => setSearch(event.target.value)}
           />
         </div>
       </div>
@@ -51,15 +60,16 @@ export default function ImagesView() {
           {state.error}
         </p>
       )}
-      {state.loading && !state.loaded && <p role="status">Loading images...</p>}
-      {state.loaded && visible.length === 0 && !state.error && <p className="dash-empty">No images found.</p>}
-      {visible.length > 0 && (
-        <ul className="dash-grid" aria-label="Images">
-          {visible.map((item) => (
-            <ImageCard key={item.stored_filename} item={item} onDetails={open} />
-          ))}
-        </ul>
+      {firstLoad && <p role="status">Loading images...</p>}
+      {state.loaded && state.items.length === 0 && !state.loading && !state.error && (
+        <p className="dash-empty">No images found.</p>
       )}
+      {state.items.length > 0 && (
+        <LibraryGrid items={state.items} complete={!state.next} onNearEnd={loadMoreLibrary} onDetails={open} />
+      )}
+      <p role="status" className="visually-hidden">
+        {state.loading && state.loaded ? 'Loading more images...' : ''}
+      </p>
       {detailsItem && <DetailsModal item={detailsItem} onClose={close} />}
     </section>
   );
