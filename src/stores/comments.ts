@@ -9,6 +9,8 @@ import {
   type CachedComment,
   type CommentBook,
 } from '../lib/comments.ts';
+import type { MemberItem } from '../../contract/workspaces.ts';
+import type { MentionCandidate } from '../lib/mention-suggestions.ts';
 import { $token } from './session.ts';
 import { $currentWorkspace } from './workspaces.ts';
 
@@ -140,4 +142,19 @@ export async function deleteComment(storedFilename: string, id: string) {
   }
   await loadComments(storedFilename);
   return undefined;
+}
+
+/** The members of the current team workspace, offered when a comment's writer types "@". */
+export const $mentionable = atom<MentionCandidate[]>([]);
+
+/** Loads whom a comment can mention: nobody in a personal workspace; suggestions are only a help, so a failure is quiet. */
+export async function loadMentionable(): Promise<void> {
+  const workspace = $currentWorkspace.get();
+  if (!workspace || workspace.personal) return $mentionable.set([]);
+  try {
+    const members = await api.get(`/workspaces/${encodeURIComponent(workspace.id)}/members`).json<MemberItem[]>();
+    $mentionable.set(members.map((m) => ({ user_id: m.user_id, name: m.name })));
+  } catch {
+    $mentionable.set([]);
+  }
 }

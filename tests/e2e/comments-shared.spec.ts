@@ -47,7 +47,16 @@ test('two members comment on the same image in two browsers and see each otherâ€
   const adaDialog = await openImage(page, ada, teamId);
   await expect(adaDialog.getByText('No comments yet.')).toBeVisible();
   const adaBox = adaDialog.getByLabel('Add a comment');
-  await adaBox.fill('Meniscus edge blurred on slice 9. @Rosalind Franklin can you confirm?');
+  // Typing "@" and the start of a name offers the workspace's members (never oneself).
+  await adaBox.fill('Meniscus edge blurred on slice 9. @fra');
+  const offered = adaDialog.getByRole('group', { name: 'Mention a member' });
+  await expect(offered.getByRole('button')).toHaveCount(1);
+  await expectAccessible(page);
+  await offered.getByRole('button', { name: 'Mention Rosalind Franklin' }).click();
+  await expect(offered).toHaveCount(0);
+  await adaBox.press('End');
+  await adaBox.pressSequentially('can you confirm?');
+  await expect(adaBox).toHaveValue('Meniscus edge blurred on slice 9. @Rosalind Franklin can you confirm?');
   await adaDialog.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(adaBox).toHaveValue('');
   const adaList = adaDialog.getByRole('list', { name: 'Comments, newest first' });

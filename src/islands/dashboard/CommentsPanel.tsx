@@ -1,16 +1,20 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { commentsNewestFirst, type CachedComment } from '../../lib/comments.ts';
+import { insertMention, mentionQuery, mentionSuggestions } from '../../lib/mention-suggestions.ts';
 import {
   $comments,
   $commentSaving,
   $commentsLoad,
+  $mentionable,
   COMMENTS_REFRESH_MS,
   deleteComment,
   editComment,
   loadComments,
+  loadMentionable,
   saveComment,
 } from '../../stores/comments.ts';
+import { $userId } from '../../stores/session.ts';
 import { $currentWorkspace } from '../../stores/workspaces.ts';
 import DateTime from './DateTime.tsx';
 
@@ -29,9 +33,26 @@ function CommentForm({
   onCancel?: () => void;
 }) {
   const saving = useStore($commentSaving);
+  const members = useStore($mentionable);
+  const selfId = useStore($userId);
   const [text, setText] = useState(initial);
+  const [caret, setCaret] = useState<number | undefined>(undefined);
   const [error, setError] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
   const id = useId();
+  const query = caret === undefined ? undefined : mentionQuery(text.slice(0, caret));
+  const suggestions = query === undefined ? [] : mentionSuggestions(query, members, selfId);
+
+  const mention = (name: string) => {
+    const next = insertMention(text, caret ?? text.length, name);
+    setText(next.text);
+    setCaret(next.caret);
+    // Back to typing right after the inserted name.
+    requestAnimationFrame(() => {
+      box.current?.focus();
+      box.current?.setSelectionRange(next.caret, next.caret);
+    });
+  };
 
   const save = async () => {
     setError('');
@@ -45,11 +66,31 @@ function CommentForm({
       <label htmlFor={`${id}-text`}>{label}</label>
       <textarea
         id={`${id}-text`}
+        ref={box}
         rows={3}
         value={text}
         aria-describedby={`${id}-hint`}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          setCaret(event.target.selectionStart);
+        }}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
       />
+      {suggestions.length > 0 && (
+        <div className="dash-comment-tools" role="group" aria-label="Mention a member">
+          {suggestions.map((member) => (
+            <button
+              key={member.user_id}
+              type="button"
+              className="dash-link"
+              aria-label={`Mention ${member.name}`}
+              onClick={() => mention(member.name)}
+            >
+              @{member.name}
+            </button>
+          ))}
+        </div>
+      )}
       <p id={`${id}-hint`} className="dash-muted dash-comment-hint">
         Type @ and a member’s name to notify them by e-mail.
       </p>
@@ -179,6 +220,10 @@ export default function CommentsPanel({ storedFilename }: { storedFilename: stri
   const canWrite = workspace?.role !== 'viewer';
   const threads = commentsNewestFirst(book, storedFilename);
   const state = load?.storedFilename === storedFilename ? load : undefined;
+
+  useEffect(() => {
+    void loadMentionable();
+  }, [workspace?.id]);
 
   useEffect(() => {
     void loadComments(storedFilename);
