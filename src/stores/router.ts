@@ -11,6 +11,7 @@ export const $router = createRouter({
   profile: '/dashboard/profile',
   workspace: '/dashboard/workspace',
   review: '/dashboard/review',
+  audit: '/dashboard/audit',
 });
 
 /** A route name of the dashboard. */

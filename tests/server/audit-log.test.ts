@@ -308,3 +308,21 @@ describe('batch checks belong to a workspace', () => {
     expect(started_).toMatchObject({ actor: { id: member.id }, detail: { batch_id: id, images: 1 } });
   });
 });
+
+describe('retention', () => {
+  it('removes events older than one year and keeps the rest', async () => {
+    const { pruneAuditEvents, AUDIT_RETENTION_DAYS } = await import('../../server/modules/audit/audit-retention.ts');
+    const audit = createAuditRepository({ db: t.app.db });
+    const now = t.clock.now();
+    const daysAgo = (n: number) => new Date(now.getTime() - n * 86_400_000);
+    await audit.record({ userId: admin.id, workspaceId: team, action: 'upload.download', ip: null, at: daysAgo(366) });
+    await audit.record({ userId: admin.id, workspaceId: team, action: 'upload.download', ip: null, at: daysAgo(364) });
+    const before = (await wholeLog(team)).length;
+    expect(await pruneAuditEvents(t.app.db, daysAgo(AUDIT_RETENTION_DAYS))).toBeGreaterThanOrEqual(1);
+    const after = await wholeLog(team);
+    expect(after.every((e) => new Date(e.at) >= daysAgo(AUDIT_RETENTION_DAYS))).toBe(true);
+    expect(after.some((e) => e.at === daysAgo(364).toISOString())).toBe(true);
+    // The 2020 events of the date-range test went too.
+    expect(after.length).toBeLessThan(before - 1);
+  });
+});

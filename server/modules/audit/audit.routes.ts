@@ -5,6 +5,7 @@ import { errorResponse } from '../../../contract/errors.ts';
 import { workspaceParams } from '../../../contract/workspaces.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { auditCsv, auditCsvFileName } from './audit-csv.ts';
+import { keepAuditEventsOneYear } from './audit-retention.ts';
 import { createAuditRepository } from './audit.repository.ts';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
@@ -13,6 +14,7 @@ const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404
 export default async function auditRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createAuditRepository({ db: app.db });
+  keepAuditEventsOneYear(app);
   // The log is the admins' (WorkspaceAction 'manage'): other members get 403, strangers 404.
   const admins = { preHandler: app.inWorkspace('manage', 'path') };
 

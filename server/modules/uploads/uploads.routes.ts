@@ -82,6 +82,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
         ip: request.ip,
         detail: {
           stored_filename: file.storedFilename,
+          name: row.originalName,
           size_bytes: file.size,
           sha256: file.sha256,
           // Keeping the original (?deidentify=false) keeps its name too, and is on the record.

@@ -4,6 +4,7 @@ import { $router, trackDashboardPageViews } from '../../stores/router.ts';
 import { $workspaceId } from '../../stores/workspace-choice.ts';
 import { loadWorkspaces } from '../../stores/workspaces.ts';
 import AnalysisView from './analysis/AnalysisView.tsx';
+import AuditLogView from './audit/AuditLogView.tsx';
 import DashboardHeader from './DashboardHeader.tsx';
 import ImagesView from './ImagesView.tsx';
 import NotFoundView from './NotFoundView.tsx';
@@ -40,6 +41,8 @@ function CurrentView() {
       return <WorkspaceView />;
     case 'review':
       return <ReviewView />;
+    case 'audit':
+      return <AuditLogView />;
     default:
       return <NotFoundView />;
   }

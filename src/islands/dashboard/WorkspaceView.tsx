@@ -252,6 +252,11 @@ export default function WorkspaceView() {
             You are working in <strong>{current.name}</strong> as <strong>{current.role}</strong>
             {current.personal ? ': your personal workspace, which only you can see.' : '.'}
           </p>
+          {isAdmin ? (
+            <p>
+              <a href="/dashboard/audit">See the audit log</a> of {current.name}.
+            </p>
+          ) : null}
           {isAdmin && !current.personal ? (
             <RenameForm key={current.id + current.name} id={current.id} name={current.name} onMessage={setMessage} />
           ) : null}
