@@ -30,7 +30,14 @@ function describe(item: AuditItem, members: readonly MemberItem[]): string {
   if (text('rating')) parts.push(text('rating')!);
   if (text('verdict')) parts.push(`verdict ${text('verdict')}`);
   if (typeof d.images === 'number') parts.push(`${d.images} image${d.images === 1 ? '' : 's'}`);
-  if (text('reason') === 'credentials') parts.push('wrong password');
+  const reasons: Record<string, string> = {
+    credentials: 'wrong password',
+    unverified: 'e-mail address not verified',
+    mfa_code: 'wrong authenticator code',
+  };
+  if (text('reason')) parts.push(reasons[text('reason')!] ?? text('reason')!);
+  if (text('mfa') === 'totp') parts.push('with an authenticator code');
+  if (text('mfa') === 'recovery') parts.push('with a recovery code');
   return parts.join('; ');
 }
 
