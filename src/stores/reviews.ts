@@ -195,6 +195,21 @@ export async function decideCurrent(rating: ReviewRating): Promise<boolean> {
   }
 }
 
+/** Replaces the members the shown image is assigned to (admins); resolves to an error message, or undefined. */
+export async function assignCurrent(userIds: string[]): Promise<string | undefined> {
+  const item = $queueCurrent.get();
+  if (!item) return undefined;
+  try {
+    const saved = await api
+      .put({ user_ids: userIds }, `/uploads/${encodeURIComponent(item.stored_filename)}/review/assignees`)
+      .json<ImageReview>();
+    $currentReview.set(saved);
+    return undefined;
+  } catch (error) {
+    return errorMessage(error, 'Failed to assign the image');
+  }
+}
+
 /** Toggles one artefact tag of a draft. */
 export function toggleDraftTag(draft: typeof $ratingDraft, tag: string): void {
   const { tags, note } = draft.get();

@@ -114,8 +114,8 @@ test.describe('review workflow', () => {
     await expect(adaPage.getByText('1 rating is hidden until you rate (blind reads).')).toBeVisible();
     await expect(adaPage.getByText('Hidden until you rate (blind reads)', { exact: true })).toBeVisible();
     await expect(adaPage.getByRole('list', { name: 'Ratings' })).toHaveCount(0);
-    // Nothing of Ben's rating on the image's side (his name appears only in the admin's settings list).
-    await expect(adaPage.locator('.review-side').getByText('Ben Blind')).toHaveCount(0);
+    // Nothing of Ben's rating in the image's review (his name shows only in the admin's settings and assignment lists).
+    await expect(adaPage.getByRole('region', { name: 'Image review' }).getByText('Ben Blind')).toHaveCount(0);
     await expectAccessible(adaPage);
 
     // Once Ada has rated, she sees Ben's rating, and the disagreement sends the image to tier 2.
@@ -161,6 +161,13 @@ test.describe('review workflow', () => {
     await page.getByRole('checkbox', { name: 'Sue Senior (reviewer)' }).click();
     await expect(page.getByRole('checkbox', { name: 'Sue Senior (reviewer)' })).toBeChecked();
     await expect(page.getByText('Tier-2 reviewers saved.')).toBeVisible();
+    // And assigns the image to Max, who then finds it under "Assigned to me".
+    await page.getByLabel('Show').selectOption('all');
+    const assign = page.getByRole('group', { name: 'Assigned to' });
+    await assign.getByRole('checkbox', { name: 'Max Tier' }).click();
+    await expect(assign.getByRole('checkbox', { name: 'Max Tier' })).toBeChecked();
+    const assigned = await apiAs(request, member, 'GET', '/reviews/queue?filter=assigned', team);
+    expect((assigned!.items as { stored_filename: string }[]).map((i) => i.stored_filename)).toEqual([image]);
     await expectAccessible(page);
 
     await useSession(page, senior);

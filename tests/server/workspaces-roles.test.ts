@@ -173,6 +173,40 @@ const routes: {
     send: (u) => call(u, 'GET', `/workspaces/${workspaceId}/audit.csv`),
   },
   { name: 'GET /qc/batches', expect: READ, send: (u) => call(u, 'GET', '/qc/batches') },
+  { name: 'GET …/review', expect: READ, send: (u) => call(u, 'GET', `/uploads/${image}/review`) },
+  {
+    name: 'PUT …/review/rating',
+    expect: COMMENT,
+    send: (u) => call(u, 'PUT', `/uploads/${image}/review/rating`, { payload: { rating: 'usable' } }),
+  },
+  {
+    name: 'DELETE …/review/rating (one’s own)',
+    expect: COMMENT,
+    send: async (u) => {
+      await call(u, 'PUT', `/uploads/${image}/review/rating`, { payload: { rating: 'usable' } });
+      return call(u, 'DELETE', `/uploads/${image}/review/rating`);
+    },
+  },
+  {
+    name: 'POST …/review/decision',
+    // Nobody is tier 2 here: viewers are refused by their role, the others as no tier-2 reviewer (reviews.test.ts decides).
+    expect: { admin: 403, member: 403, reviewer: 403, viewer: 403, outsider: 404 },
+    send: (u) => call(u, 'POST', `/uploads/${image}/review/decision`, { payload: { rating: 'usable' } }),
+  },
+  {
+    name: 'PUT …/review/assignees',
+    expect: MANAGE,
+    send: (u) => call(u, 'PUT', `/uploads/${image}/review/assignees`, { payload: { user_ids: [] } }),
+  },
+  { name: 'GET /reviews/settings', expect: READ, send: (u) => call(u, 'GET', '/reviews/settings') },
+  {
+    name: 'PATCH /reviews/settings',
+    expect: MANAGE,
+    send: (u) => call(u, 'PATCH', '/reviews/settings', { payload: { blind: false } }),
+  },
+  { name: 'GET /reviews/queue', expect: READ, send: (u) => call(u, 'GET', '/reviews/queue') },
+  { name: 'GET /reviews/latest', expect: READ, send: (u) => call(u, 'GET', '/reviews/latest') },
+  { name: 'GET /reviews/agreement', expect: READ, send: (u) => call(u, 'GET', '/reviews/agreement') },
   {
     name: 'DELETE /workspaces/{id}/members/{userId} (someone else)',
     expect: MANAGE,

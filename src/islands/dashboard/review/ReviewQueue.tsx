@@ -16,6 +16,7 @@ import {
   rateCurrent,
 } from '../../../stores/reviews.ts';
 import DateTime from '../DateTime.tsx';
+import AssignPanel from './AssignPanel.tsx';
 import RatingForm from './RatingForm.tsx';
 
 const QC_LABELS = { pass: 'Pass', review: 'Review', fail: 'Fail' } as const;
@@ -100,6 +101,7 @@ export default function ReviewQueue() {
             />
           </section>
         )}
+        <AssignPanel />
         {review?.can_decide && (
           <section aria-labelledby="decide-title" className="review-tier2">
             <h2 id="decide-title">Tier-2 decision</h2>
@@ -126,7 +128,7 @@ function ReviewSummary() {
   const review = useStore($currentReview)!;
   return (
     <section aria-labelledby="summary-title">
-      <h2 id="summary-title">Review</h2>
+      <h2 id="summary-title">Image review</h2>
       <p>
         Status: <strong>{statusText(review.status, review.escalation)}</strong>
       </p>
