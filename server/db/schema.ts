@@ -16,3 +16,4 @@ export * from '../modules/reviews/reviews.table.ts';
 export * from '../modules/deidentification/uid-salts.table.ts';
 export * from '../modules/mfa/mfa.table.ts';
 export * from '../modules/previews/thumbnails.table.ts';
+export * from '../modules/email-change/email-change.table.ts';

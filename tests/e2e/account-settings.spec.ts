@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { APIRequestContext } from '@playwright/test';
-import { STRONG_PASSWORD } from './auth-helpers.ts';
+import { mailLink, STRONG_PASSWORD, uniqueEmail, waitForMail } from './auth-helpers.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 import { apiUpload, pngFile, signedInAccount, useSession, type SignedInAccount } from './dashboard-session.ts';
 
@@ -133,5 +133,53 @@ test.describe('account settings', () => {
       'Failed to load resource: the server responded with a status of 400 (Bad Request)',
       'Failed to load resource: the server responded with a status of 401 (Unauthorized)',
     ]);
+  });
+
+  test('e-mail change: the link mailed to the new address, opened while signed out, changes it after sign-in', async ({
+    page,
+    request,
+  }) => {
+    const account = await signedInAccount(request, 'Lise Meitner');
+    const newEmail = uniqueEmail('moved');
+    await useSession(page, account);
+    await page.goto('/dashboard/settings');
+    const email = page.getByLabel('Email', { exact: true });
+    await expect(email).toHaveValue(account.email);
+    await expect(page.getByLabel('Current password')).toBeHidden();
+    await email.fill(newEmail);
+    await page.getByLabel('Current password').fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'We sent a confirmation link to the new address.' }),
+    ).toBeVisible();
+    await expectAccessible(page);
+    // Nothing changes until the link is opened.
+    await expect(email).toHaveValue(account.email);
+    const me = async () => {
+      const token = await page.evaluate(() => localStorage.getItem('token'));
+      const res = await request.get('/api/v1/profile/me', { headers: { authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { email: string }).email;
+    };
+    expect(await me()).toBe(account.email);
+
+    // Signed out, the link leads through the sign-in (with the old address) back to Settings.
+    const link = mailLink(await waitForMail(newEmail, 'Confirm your new'), '/dashboard/settings?email_token=');
+    await page.getByRole('button', { name: 'Lise Meitner' }).click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL('/login');
+    await page.goto(link);
+    await expect(page).toHaveURL('/login');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL('/dashboard/settings');
+    await expect(page.getByRole('status').filter({ hasText: 'Your e-mail address has been changed.' })).toContainText(
+      `You now sign in with ${newEmail}.`,
+    );
+    await expect(email).toHaveValue(newEmail);
+    await expectAccessible(page);
+    expect(await me()).toBe(newEmail);
+    const notice = await waitForMail(account.email, 'Your LumenQC e-mail address was changed');
+    expect(notice.text).toContain(`was changed to ${newEmail}`);
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { emailChangeRoutes } from '../email-change/email-change.routes.ts';
 import { mfaRoutes } from '../mfa/mfa.routes.ts';
 import { createAuthContext } from './auth.context.ts';
 import { passwordRoutes } from './password.routes.ts';
@@ -15,4 +16,5 @@ export default async function authRoutes(app: FastifyInstance): Promise<void> {
   sessionRoutes(app, auth);
   passwordRoutes(app, auth);
   mfaRoutes(app, auth);
+  emailChangeRoutes(app, auth);
 }

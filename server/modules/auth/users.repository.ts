@@ -49,6 +49,25 @@ export function createUsersRepository({ db }: { db: Database }) {
         .where(eq(users.id, user.id));
     },
 
+    /**
+     * Moves the account to a new address, which the confirmation link has just proved (so it counts as
+     * verified); false when another account took the address meanwhile.
+     */
+    async changeEmail(id: string, email: string, now: Date): Promise<boolean> {
+      try {
+        const rows = await db
+          .update(users)
+          .set({ email, emailVerifiedAt: now })
+          .where(eq(users.id, id))
+          .returning({ id: users.id });
+        return rows.length === 1;
+      } catch (error) {
+        // The unique index refused it: a concurrent registration or change took the address first.
+        if (await this.findByEmail(email)) return false;
+        throw error;
+      }
+    },
+
     async updateProfile(id: string, changes: ProfileChanges): Promise<UserRow | undefined> {
       if (Object.keys(changes).length === 0) return this.findById(id);
       const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
