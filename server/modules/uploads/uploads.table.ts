@@ -36,7 +36,8 @@ export const uploads = pgTable(
   (t) => [
     uniqueIndex('uploads_stored_filename_idx').on(t.storedFilename),
     index('uploads_owner_created_idx').on(t.ownerId, t.createdAt),
-    index('uploads_workspace_created_idx').on(t.workspaceId, t.createdAt),
+    // The library's order, tie-break included: a page (first or by cursor) is one backward index range scan.
+    index('uploads_workspace_created_id_idx').on(t.workspaceId, t.createdAt, t.id),
   ],
 );
 
