@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 import { uploadStorageKey } from '../../server/modules/uploads/uploads.repository.ts';
@@ -204,6 +205,31 @@ describe('blanking rectangles drawn by a member', () => {
     const over = await blank(people.member, stored, { regions: forty.slice(0, 11) });
     expect(over.statusCode).toBe(422);
     expect(over.json()).toEqual({ detail: 'At most 50 regions can be blanked in one file; 40 already are' });
+  });
+
+  it('serves the first frame as stored, pixel for pixel, to every reader of the workspace and nobody else', async () => {
+    const stored = await upload(path.join(PYDICOM, 'SC_rgb_rle_2frame.dcm'));
+    const frameOf = (user: TestUser, workspace: string | null = team) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/uploads/${stored}/deidentification/frame.png`,
+        headers: { ...user.auth, ...(workspace && { [WORKSPACE_HEADER]: workspace }) },
+      });
+    const res = await frameOf(people.viewer);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    const original = readWithPydicom(path.join(PYDICOM, 'SC_rgb_rle_2frame.dcm'));
+    const { data, info } = await sharp(res.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([original.columns, original.rows, 3]);
+    // An 8-bit RGB frame is shown as its samples are: the same bytes, in the same places.
+    for (const [x, y] of [
+      [0, 0],
+      [50, 30],
+      [original.columns - 1, original.rows - 1],
+    ] as const)
+      for (let s = 0; s < 3; s++) expect(data[(y * info.width + x) * 3 + s]).toBe(sampleAt(original, 0, x, y, s));
+    expect((await frameOf(people.outsider)).statusCode).toBe(404);
+    expect((await frameOf(people.outsider, null)).json()).toEqual({ detail: 'Image not found' });
   });
 
   it('refuses a file kept as sent and an image that is not DICOM', async () => {

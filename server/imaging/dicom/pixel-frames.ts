@@ -1,6 +1,7 @@
 import { stringValue, ushortValue, type DicomDataSet } from './dicom-dataset.ts';
 import { readFrame, type PixelLayout } from './dicom-pixels.ts';
 import { transferSyntax } from './transfer-syntax.ts';
+import { assertDecodable } from '../volume.ts';
 
 /** Where the samples of a file's pixel data sit, as far as blanking them needs to know. */
 export interface SampleLayout {
@@ -97,6 +98,8 @@ export async function readSampleFrames(
     });
     return { layout, bytes, photometric, decoded: false };
   }
+  // Refused before allocating: a header may claim far more samples than any real image holds.
+  assertDecodable(frames.length * layout.rows * layout.columns * layout.samples);
   const pixelLayout: PixelLayout = {
     rows: layout.rows,
     columns: layout.columns,

@@ -1,3 +1,4 @@
+import { UndecodableImageError } from '../volume.ts';
 import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
 import { fileMeta } from './deidentify.ts';
 import { blankRegions, type PixelRect } from './blank-regions.ts';
@@ -122,8 +123,12 @@ export async function blankStoredDicom(file: Uint8Array, regions: PixelRect[]): 
   let frames: SampleFrames | undefined;
   try {
     frames = await readSampleFrames(dataSet, syntax);
-  } catch {
-    throw new UnblankableError('The pixel data of this DICOM file could not be decoded, so it cannot be blanked.');
+  } catch (error) {
+    // The decoder's own reason when it gives one meant for the user (too large, a codec this server lacks).
+    const reason = error instanceof UndecodableImageError ? ` ${error.message}` : '';
+    throw new UnblankableError(
+      `The pixel data of this DICOM file could not be decoded, so it cannot be blanked.${reason}`,
+    );
   }
   if (!frames) {
     throw new UnblankableError(
