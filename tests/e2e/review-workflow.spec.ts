@@ -79,7 +79,8 @@ test.describe('review workflow', () => {
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Images' }).click();
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'scan-1.png' }) });
     await expect(card.getByText('Uploaded', { exact: true })).toBeVisible();
-    await expect(card).toContainText('Unusable (tier 1)');
+    await expect(card).toContainText('Review: Unusable (tier 1)');
+    await expect(card.getByText('Unusable · T1')).toBeVisible();
     await expectAccessible(page);
   });
 
@@ -197,7 +198,8 @@ test.describe('review workflow', () => {
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'My Images' }).click();
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'disputed.png' }) });
     await expect(card.getByText('Uploaded', { exact: true })).toBeVisible();
-    await expect(card).toContainText('Unusable (tier-2 decision)');
+    await expect(card).toContainText('Review: Unusable (tier-2 decision)');
+    await expect(card.getByText('Unusable · T2')).toBeVisible();
     await card.getByRole('button', { name: 'Details of disputed.png' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByText('Unusable (tier-2 decision)')).toBeVisible();

@@ -24,7 +24,7 @@ function AgreementChart({ bars }: { bars: Bar[] }) {
   return (
     <svg
       className="review-chart"
-      viewBox={`0 0 ${labelWidth + plot + 50} ${height}`}
+      viewBox={`0 0 ${labelWidth + plot + 80} ${height}`}
       role="img"
       aria-label="Bar chart of the agreement figures in the table above, from −1 to 1"
     >

@@ -10,10 +10,13 @@ export default function ReviewBadge({ storedFilename, text = false }: { storedFi
   if (!latest) return text ? <>No decision yet</> : null;
   const words = `${RATING_LABELS[latest.rating]} (${latest.tier === 2 ? 'tier-2 decision' : 'tier 1'})`;
   if (text) return <>{words}</>;
+  // Short on the card, where the badges share one or two lines of a fixed-height card; spelt out for screen readers.
   return (
-    <span className={`dash-badge dash-badge-review review-badge-${latest.rating}`} title="Latest review decision">
-      <span className="visually-hidden">Review: </span>
-      {words}
+    <span className={`dash-badge dash-badge-review review-badge-${latest.rating}`} title={`Review: ${words}`}>
+      <span className="visually-hidden">Review: {words}</span>
+      <span aria-hidden="true">
+        {RATING_LABELS[latest.rating]} · T{latest.tier}
+      </span>
     </span>
   );
 }
