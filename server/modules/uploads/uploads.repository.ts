@@ -170,7 +170,10 @@ export function createUploadsRepository({ db }: { db: Database }) {
      * saved image metadata dropped so it is read again from the new file.
      */
     async replaceContent(id: string, content: { sizeBytes: number; sha256: string }, tx: Database = db): Promise<void> {
-      await tx.update(uploads).set({ ...content, metadata: null }).where(eq(uploads.id, id));
+      await tx
+        .update(uploads)
+        .set({ ...content, metadata: null })
+        .where(eq(uploads.id, id));
     },
 
     /** Removes the row (its share links and QC results go with it). */
