@@ -44,6 +44,7 @@ export type CommentsLoad =
   | { storedFilename: string; status: 'ready' }
   | { storedFilename: string; status: 'offline'; message: string };
 
+/** The state of the last load of an image's comments. */
 export const $commentsLoad = atom<CommentsLoad | undefined>(undefined);
 
 /** Whether a comment is being saved. */
