@@ -23,6 +23,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'upload.create': 'Uploaded an image',
   'upload.download': 'Downloaded an image',
   'upload.delete': 'Deleted an image',
+  'upload.blank_regions': 'Blanked regions of an image',
   'share_link.create': 'Made a share link',
   'share_link.revoke': 'Revoked a share link',
   'share_link.download': 'Image downloaded through a share link',
@@ -104,3 +105,13 @@ export const auditPage = z.object({
   next_cursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last one'),
 });
 export type AuditPage = z.infer<typeof auditPage>;
+
+/** Answer of GET /workspaces/{id}/audit/actors: everyone the log names as an actor, former members included, by name. */
+export const auditActors = z.array(
+  z.object({
+    id: z.string().describe('User id (UUID), the `actor` filter'),
+    name: z.string(),
+    email: z.string(),
+  }),
+);
+export type AuditActor = z.infer<typeof auditActors>[number];

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { AuditItem, AuditKind, AuditPage } from '../../contract/audit.ts';
+import type { AuditActor, AuditItem, AuditKind, AuditPage } from '../../contract/audit.ts';
 import { api, errorMessage } from '../lib/api.ts';
 
 /** The filters as the form holds them: days are the user's local calendar days (YYYY-MM-DD), both included. */
@@ -111,4 +111,17 @@ export async function exportAuditCsv(workspaceId: string): Promise<string> {
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
   return name;
+}
+
+/** Everyone the log names as an actor, for the Who filter; empty until loaded (or when that fails). */
+export const $auditActors = atom<AuditActor[]>([]);
+
+/** Loads the people the Who filter offers: those the workspace's log names, former members included. */
+export async function loadAuditActors(workspaceId: string): Promise<void> {
+  $auditActors.set([]);
+  try {
+    $auditActors.set(await api.get(`/workspaces/${workspaceId}/audit/actors`).json<AuditActor[]>());
+  } catch {
+    // The filter then offers Everyone only; the log itself reports its own failures.
+  }
 }

@@ -110,7 +110,7 @@ describe('who sees a workspace audit log', () => {
   ] as const) {
     it(`answers ${status} to the ${who}, for the page and the CSV`, async () => {
       const user = { admin, member, reviewer, viewer, outsider }[who];
-      for (const path of ['audit', 'audit.csv']) {
+      for (const path of ['audit', 'audit.csv', 'audit/actors']) {
         const res = await call(user, 'GET', `/workspaces/${team}/${path}`);
         expect(res.statusCode, res.body).toBe(status);
         if (status !== 200) {
@@ -306,6 +306,19 @@ describe('batch checks belong to a workspace', () => {
     expect((await call(viewer, 'POST', `/qc/batches/${id}/cancel`, team)).statusCode).toBe(403);
     const started_ = (await wholeLog(team, '&kind=qc_run')).find((e) => e.action === 'qc.batch_start');
     expect(started_).toMatchObject({ actor: { id: member.id }, detail: { batch_id: id, images: 1 } });
+  });
+});
+
+describe('the people the Who filter offers', () => {
+  it('are everyone the log names, a removed member included, whose events stay filterable', async () => {
+    const removed = await call(admin, 'DELETE', `/workspaces/${team}/members/${viewer.id}`);
+    expect(removed.statusCode).toBe(204);
+    const actors = (await call(admin, 'GET', `/workspaces/${team}/audit/actors`)).json() as { id: string }[];
+    expect(actors.map((a) => a.id).sort()).toEqual([admin.id, member.id, reviewer.id, viewer.id].sort());
+    expect(actors[0]).toEqual({ id: expect.any(String), name: expect.any(String), email: expect.any(String) });
+    expect((await wholeLog(team, `&actor=${viewer.id}`)).map((e) => e.action)).toEqual(['upload.download']);
+    const theirs = (await call(outsider, 'GET', `/workspaces/${otherTeam}/audit/actors`)).json() as { id: string }[];
+    expect(theirs.map((a) => a.id)).toEqual([outsider.id]);
   });
 });
 

@@ -172,6 +172,11 @@ const routes: {
     expect: MANAGE,
     send: (u) => call(u, 'GET', `/workspaces/${workspaceId}/audit.csv`),
   },
+  {
+    name: 'GET /workspaces/{id}/audit/actors',
+    expect: MANAGE,
+    send: (u) => call(u, 'GET', `/workspaces/${workspaceId}/audit/actors`),
+  },
   { name: 'GET /qc/batches', expect: READ, send: (u) => call(u, 'GET', '/qc/batches') },
   { name: 'GET …/review', expect: READ, send: (u) => call(u, 'GET', `/uploads/${image}/review`) },
   {

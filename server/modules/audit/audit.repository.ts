@@ -1,8 +1,9 @@
-import { and, desc, eq, gte, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import {
   AUDIT_ACTION_LABELS,
   AUDIT_KINDS,
   kindOfAction,
+  type AuditActor,
   type AuditFilters,
   type AuditItem,
 } from '../../../contract/audit.ts';
@@ -148,6 +149,16 @@ export function createAuditRepository({ db }: { db: Database }) {
       const rows = await listQuery(workspaceId, filters, extra).limit(page.limit + 1);
       const items = rows.slice(0, page.limit).map(toAuditItem);
       return { items, next_cursor: rows.length > page.limit ? items.at(-1)!.id : null };
+    },
+
+    /** Everyone a workspace's log names as an actor (members and former members), by name. */
+    async actors(workspaceId: string): Promise<AuditActor[]> {
+      return db
+        .selectDistinct({ id: users.id, name: users.name, email: users.email })
+        .from(auditEvents)
+        .innerJoin(users, eq(users.id, auditEvents.userId))
+        .where(eq(auditEvents.workspaceId, workspaceId))
+        .orderBy(asc(users.name), asc(users.email), asc(users.id));
     },
 
     /** The newest `limit` events of a workspace's log that match, newest first, for an export. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { auditFilters, auditPage, auditQuery, MAX_AUDIT_EXPORT } from '../../../contract/audit.ts';
+import { auditActors, auditFilters, auditPage, auditQuery, MAX_AUDIT_EXPORT } from '../../../contract/audit.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { workspaceParams } from '../../../contract/workspaces.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
@@ -28,6 +28,12 @@ export default async function auditRoutes(fastify: FastifyInstance): Promise<voi
       const { limit, cursor, ...filters } = request.query;
       return repo.list(currentMembership(request).workspaceId, filters, { limit, cursor });
     },
+  );
+
+  app.get(
+    '/workspaces/:workspaceId/audit/actors',
+    { ...admins, schema: { params: workspaceParams, response: { 200: auditActors, ...errors } } },
+    async (request) => repo.actors(currentMembership(request).workspaceId),
   );
 
   app.get(

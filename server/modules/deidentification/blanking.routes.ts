@@ -146,6 +146,7 @@ export default async function blankingRoutes(fastify: FastifyInstance): Promise<
           await createDeidentificationRepository({ db: tx }).update(upload.id, updated);
           await createAuditRepository({ db: tx }).record({
             userId: member.userId,
+            workspaceId: member.workspaceId,
             action: 'upload.blank_regions',
             ip: request.ip,
             detail: { stored_filename: upload.storedFilename, regions: regions.length, sha256: stored.sha256 },

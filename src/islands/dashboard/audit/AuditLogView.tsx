@@ -3,10 +3,12 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { AUDIT_KINDS, auditKinds, type AuditItem, type AuditKind } from '../../../../contract/audit.ts';
 import type { MemberItem } from '../../../../contract/workspaces.ts';
 import {
+  $auditActors,
   $auditFilters,
   $auditLog,
   NO_AUDIT_FILTERS,
   exportAuditCsv,
+  loadAuditActors,
   loadAuditLog,
   loadMoreAudit,
   type AuditFilterForm,
@@ -44,6 +46,7 @@ function describe(item: AuditItem, members: readonly MemberItem[]): string {
 /** The filter form: who, what, and a range of days; applying it reloads the log from its first page. */
 function Filters({ workspaceId, members }: { workspaceId: string; members: readonly MemberItem[] }) {
   const applied = useStore($auditFilters);
+  const actors = useStore($auditActors);
   const [form, setForm] = useState<AuditFilterForm>(applied);
   const set = (patch: Partial<AuditFilterForm>) => setForm((f) => ({ ...f, ...patch }));
   const rangeBackwards = Boolean(form.from && form.to && form.from > form.to);
@@ -57,9 +60,9 @@ function Filters({ workspaceId, members }: { workspaceId: string; members: reado
         <label htmlFor="audit-actor">Who</label>
         <select id="audit-actor" value={form.actor} onChange={(e) => set({ actor: e.target.value })}>
           <option value="">Everyone</option>
-          {members.map((m) => (
-            <option key={m.user_id} value={m.user_id}>
-              {m.name} ({m.email})
+          {actors.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name} ({a.email}){members.some((m) => m.user_id === a.id) ? '' : ', former member'}
             </option>
           ))}
         </select>
@@ -127,6 +130,7 @@ export default function AuditLogView() {
   useEffect(() => {
     if (!workspaceId || !isAdmin) return;
     void loadMembers(workspaceId);
+    void loadAuditActors(workspaceId);
     void loadAuditLog(workspaceId, NO_AUDIT_FILTERS);
   }, [workspaceId, isAdmin]);
 
