@@ -56,11 +56,28 @@ test('a region drawn with the keyboard is blanked in the de-identified download'
   await dialog.getByRole('button', { name: 'Remove region 2' }).click();
   await expect(dialog.getByRole('group', { name: 'Region 2' })).toHaveCount(0);
 
+  // The preview's grey at the region's centre, before and after: the modal shows the blanked pixels at once.
+  const preview = dialog.getByRole('img', { name: /^Preview of / });
+  const centreGrey = () =>
+    preview.evaluate((img: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(img, 0, 0);
+      const at = (v: number) => Math.floor((v / 64) * img.naturalWidth);
+      return context.getImageData(at(35), at(33), 1, 1).data[0];
+    });
+  const before = await centreGrey();
   await dialog.getByRole('button', { name: 'Blank 1 region' }).click();
   await expect(dialog.getByText('1 region blanked in every frame.')).toBeVisible({ timeout: 30_000 });
   await dialog.getByText('Regions blanked by hand (1)').click();
   await expect(dialog.getByTestId('blanked-regions')).toContainText('Left 29, top 26, 13 × 15 pixels, in every frame');
   await expect(dialog.getByText('Decompressed to be blanked (stored as Explicit VR Little Endian)')).toBeVisible();
+  // Stored 0 under the file's window (centre 600, width 1600) is grey 32, whatever it was before.
+  await expect.poll(centreGrey, { timeout: 15_000 }).toBeGreaterThanOrEqual(30);
+  await expect.poll(centreGrey, { timeout: 15_000 }).toBeLessThanOrEqual(34);
+  expect(before).toBeGreaterThan(60);
   await expectAccessible(page);
 
   // The de-identified download: black inside the region, every other sample as in pydicom's original.

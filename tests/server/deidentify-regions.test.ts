@@ -153,6 +153,14 @@ describe('blanking rectangles drawn by a member', () => {
         .json<{ stored_filename: string; size_bytes: number }[]>()
         .find((i) => i.stored_filename === stored);
       expect(item?.size_bytes).toBe(readFileSync(after).length);
+      // On the team's audit log, with who did it.
+      const log = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/workspaces/${team}/audit?limit=200`,
+        headers: people.admin.auth,
+      });
+      expect(log.statusCode, log.body).toBe(200);
+      expect(JSON.stringify(log.json())).toContain('upload.blank_regions');
     }, 60_000);
   }
 
