@@ -13,6 +13,7 @@ export const qualityMetrics = z.object({
   measures: z
     .record(z.string(), z.number())
     .describe('The family’s own measurements (CT noise in HU, MR SNR and CJV, slide tissue coverage…), all finite'),
+  protocol: z.string().optional().describe('DICOM Protocol Name, when the file gives one'),
   dimensions: z.array(z.number().int()).length(3).describe('Width, height and slices measured'),
   foregroundFraction: z.number().describe('Fraction of voxels in the Otsu foreground mask'),
   noiseSigma: z.number().describe('Background noise standard deviation (Rayleigh-corrected for MR magnitude)'),

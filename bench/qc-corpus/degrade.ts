@@ -124,7 +124,14 @@ export function degrade(v: ImageVolume, family: ModalityFamily, kind: Degradatio
     }
     case 'clipping': {
       const t = objectThreshold(v.data);
-      const inside = v.data.filter((x) => x > t);
+      // A bright collimator shutter (a plateau at the image's top) is not anatomy to clip: left out, so that
+      // clipping at a share of the anatomy's values does clip (with it, a strong grade could change nothing).
+      let top0 = -Infinity,
+        atTop = 0;
+      for (const x of v.data) if (x > top0) top0 = x;
+      for (const x of v.data) if (x === top0) atTop++;
+      const plateau = atTop > v.data.length * 0.01 ? top0 : Infinity;
+      const inside = v.data.filter((x) => x > t && x !== plateau);
       const top = family === 'CT' ? pick(s, 300, 120) : quantileOf(inside.length ? inside : v.data, pick(s, 0.9, 0.7));
       return out(v.data.map((x) => Math.min(x, top)));
     }

@@ -1,4 +1,7 @@
+import { MEASURE_LABELS, type MeasureLabel } from '../../contract/qc-measures.ts';
 import type { ModalityFamily } from './metrics/modality.ts';
+
+export { MEASURE_LABELS, type MeasureLabel };
 
 /** A kind of degradation the engine is trained to find (the labels of the development corpus). */
 export type Degradation =
@@ -39,15 +42,6 @@ export interface Detector {
   bounds?: [number, number];
 }
 
-/** How a measurement is named and formatted in the summary. */
-export interface MeasureLabel {
-  label: string;
-  unit: string;
-  /** Shown as a percentage (value × 100). */
-  percent?: boolean;
-  digits: number;
-}
-
 const d = (
   id: string,
   measure: string,
@@ -72,11 +66,31 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
     ),
     d(
       'ct-blur',
-      'blur',
+      'edge_width',
       'high',
       ['blur', 'motion'],
       'Blurred edges',
       'Check for patient motion, use a sharper reconstruction kernel and a shorter rotation time.',
+      // Soft-kernel reconstructions of clinical CT have edges about 2 px wide (Debian's 512² examples: 1.8 px).
+      [2.1, 3],
+    ),
+    d(
+      'ct-streaks',
+      'streaks',
+      'high',
+      ['streaks'],
+      'Streak artefacts',
+      'Look for metal or dense contrast in the field; use metal artefact reduction, a higher kV, or reposition the arms out of the scan plane.',
+      [20, 120],
+    ),
+    d(
+      'ct-rings',
+      'rings',
+      'high',
+      ['rings'],
+      'Ring artefacts (about the rotation axis)',
+      'A detector element is miscalibrated: run the scanner’s air calibration and call service if the rings persist.',
+      [3, 8],
     ),
     d(
       'ct-clipping',
@@ -117,11 +131,22 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
     ),
     d(
       'mr-blur',
-      'blur',
+      'edge_width',
       'high',
-      ['blur', 'motion'],
+      ['blur'],
       'Blurred image',
       'Reduce motion (padding, instructions, shorter acquisition) and check the reconstruction filter.',
+      // Clinical MR (dicom3tools' 360² example) has edges up to about 1.7 px wide.
+      [1.2, 1.85],
+    ),
+    d(
+      'mr-contrast',
+      'tissue_noise_ratio',
+      'low',
+      ['low-contrast'],
+      'Tissue contrast compressed (the tissue varies less than the background noise: intensities squeezed or smoothed after acquisition)',
+      'Export the images as reconstructed, without a narrow window or smoothing filter, and check the sequence contrast (TR, TE, flip angle).',
+      [0.5, 1.2],
     ),
     d(
       'mr-ghosting',
@@ -204,11 +229,12 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
     ),
     d(
       'xr-blur',
-      'blur',
+      'edge_width',
       'high',
       ['blur', 'motion'],
       'Unsharp image',
       'Shorten the exposure time to avoid motion, use the small focal spot and keep the part close to the detector.',
+      [1.5, 3.5],
     ),
   ],
   US: [
@@ -264,11 +290,13 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
     ),
     d(
       'nm-blur',
-      'blur',
+      'edge_width',
       'high',
       ['blur', 'motion'],
       'Blurred image',
       'Check for patient motion, collimator choice and reconstruction filter.',
+      // Planar and SPECT images are smooth by nature (pydicom's whole-body example: 5.5 px): only gross blur is judged.
+      [6, 9],
     ),
     d(
       'nm-clipping',
@@ -354,47 +382,9 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
   ],
 };
 
-/** How each measurement is shown. */
-export const MEASURE_LABELS: Record<string, MeasureLabel> = {
-  noise_hu: { label: 'noise (SD in homogeneous tissue)', unit: ' HU', digits: 1 },
-  air_hu: { label: 'air', unit: ' HU', digits: 0 },
-  soft_tissue_hu: { label: 'soft tissue', unit: ' HU', digits: 0 },
-  hu_error: { label: 'HU calibration error', unit: ' HU', digits: 0 },
-  cnr: { label: 'CNR', unit: '', digits: 1 },
-  streaks: { label: 'streak amplitude', unit: ' HU', digits: 1 },
-  rings: { label: 'ring amplitude', unit: ' HU', digits: 1 },
-  clipped: { label: 'clipped', unit: '%', percent: true, digits: 2 },
-  blur: { label: 'blur effect', unit: '', digits: 2 },
-  snr: { label: 'SNR (Rician-corrected)', unit: '', digits: 1 },
-  cjv: { label: 'CJV', unit: '', digits: 2 },
-  efc: { label: 'EFC', unit: '', digits: 2 },
-  fber: { label: 'FBER', unit: '', digits: 0 },
-  inu: { label: 'INU (bias-field spread)', unit: '', digits: 2 },
-  ghosting: { label: 'ghost-to-signal', unit: '%', percent: true, digits: 1 },
-  background_structure: { label: 'background structure', unit: '', digits: 1 },
-  wrap_around: { label: 'object at the field edge', unit: '%', percent: true, digits: 1 },
-  exposure: { label: 'exposure (median of the field in the range)', unit: '%', percent: true, digits: 0 },
-  saturation: { label: 'saturated', unit: '%', percent: true, digits: 2 },
-  dynamic_range: { label: 'dynamic range used', unit: '%', percent: true, digits: 0 },
-  noise: { label: 'relative noise', unit: '%', percent: true, digits: 2 },
-  gain: { label: 'gain (mean brightness)', unit: '%', percent: true, digits: 0 },
-  speckle_snr: { label: 'speckle SNR', unit: '', digits: 2 },
-  depth_coverage: { label: 'depth coverage', unit: '%', percent: true, digits: 0 },
-  lit_rows: { label: 'rows with signal', unit: '%', percent: true, digits: 0 },
-  noise_floor: { label: 'noise floor', unit: '%', percent: true, digits: 0 },
-  counts_cv: { label: 'counts noise (CV)', unit: '%', percent: true, digits: 1 },
-  tissue_coverage: { label: 'tissue coverage', unit: '%', percent: true, digits: 0 },
-  focus_blur: { label: 'blur effect on tissue', unit: '', digits: 2 },
-  pen_marks: { label: 'pen marks', unit: '%', percent: true, digits: 1 },
-  brightness: { label: 'tissue brightness', unit: '%', percent: true, digits: 0 },
-  contrast: { label: 'tissue contrast (SD)', unit: '%', percent: true, digits: 1 },
-  colour_cast: { label: 'glass colour cast', unit: '%', percent: true, digits: 1 },
-  stain_hue_offset: { label: 'stain hue off H&E', unit: '°', digits: 0 },
-};
-
 /** A measurement as written: '12.3 HU', '4.5%'. */
 export function formatMeasure(key: string, value: number): string {
-  const l: MeasureLabel = MEASURE_LABELS[key] ?? { label: key, unit: '', digits: 2 };
+  const l: MeasureLabel = MEASURE_LABELS[key] ?? { label: key, unit: '', digits: 2, csv: '' };
   return `${(l.percent ? value * 100 : value).toFixed(l.digits)}${l.unit}`;
 }
 

@@ -14,9 +14,19 @@ export const QC_MODEL: QcModel = {
           center: 12.355,
         },
         'ct-blur': {
-          review: 0.73513,
-          fail: 0.73513,
-          center: 0.61503,
+          review: 2.1,
+          fail: 2.1704,
+          center: 0.64824,
+        },
+        'ct-streaks': {
+          review: 26.372,
+          fail: 35.443,
+          center: 9.1418,
+        },
+        'ct-rings': {
+          review: 5.3242,
+          fail: 8.1725,
+          center: 0,
         },
         'ct-clipping': {
           review: 0.016602,
@@ -30,8 +40,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 4.8085,
-        b: 2.246,
+        a: 15.533,
+        b: 3.3856,
       },
     },
     MR: {
@@ -47,9 +57,14 @@ export const QC_MODEL: QcModel = {
           center: 0.40413,
         },
         'mr-blur': {
-          review: 0.65382,
-          fail: 0.65382,
-          center: 0.43147,
+          review: 1.85,
+          fail: 2.3862,
+          center: 0.30392,
+        },
+        'mr-contrast': {
+          review: -0.92479,
+          fail: -0.63053,
+          center: -1.631,
         },
         'mr-ghosting': {
           review: 0.075642,
@@ -73,8 +88,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 5.1507,
-        b: 1.0589,
+        a: 24.776,
+        b: 0.89645,
       },
     },
     XR: {
@@ -90,8 +105,8 @@ export const QC_MODEL: QcModel = {
           center: 0.44244,
         },
         'xr-saturation': {
-          review: 0.01,
-          fail: 0.01,
+          review: 0.022594,
+          fail: 0.10796,
           center: 0,
         },
         'xr-range': {
@@ -105,14 +120,14 @@ export const QC_MODEL: QcModel = {
           center: 0.0058894,
         },
         'xr-blur': {
-          review: 0.75666,
-          fail: 0.75792,
-          center: 0.60845,
+          review: 2.155,
+          fail: 2.672,
+          center: 1.0583,
         },
       },
       calibration: {
-        a: 6.0139,
-        b: 1.0732,
+        a: 9.0481,
+        b: 0.30299,
       },
     },
     US: {
@@ -156,9 +171,9 @@ export const QC_MODEL: QcModel = {
           center: 0.016843,
         },
         'nm-blur': {
-          review: 0.83103,
-          fail: 0.83103,
-          center: 0.70253,
+          review: 6,
+          fail: 6,
+          center: 1.2706,
         },
         'nm-clipping': {
           review: 0.13583,
@@ -167,8 +182,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 10.145,
-        b: 2.1665,
+        a: 24.655,
+        b: 17.658,
       },
     },
     SM: {

@@ -43,6 +43,8 @@ export interface ImageVolume {
   /** DICOM Image Position (Patient) of the first slice, in mm; stacks of slices get their spacing from it. */
   origin?: [number, number, number];
   seriesDescription?: string;
+  /** DICOM Protocol Name (0018,1030): images of one protocol form a cohort for the quality check. */
+  protocol?: string;
 }
 
 /** Number of voxels in one slice (all channels counted once). */

@@ -157,5 +157,6 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
     studyDescription: stringValue(dataSet, 'x00081030'),
     origin: origin.every(Number.isFinite) ? origin : undefined,
     seriesDescription: stringValue(dataSet, 'x0008103e'),
+    protocol: stringValue(dataSet, 'x00181030'),
   };
 }

@@ -16,6 +16,8 @@ export interface MeasureContext {
   band: Uint8Array;
   /** The object grown by 3 voxels: what is outside is background. */
   grown: Uint8Array;
+  /** Voxels of the original image per voxel of the grid, in-plane: widths in grid voxels times this are in image pixels. */
+  stride: number;
 }
 
 /** Named measurements of one image, every value finite. */

@@ -1,5 +1,5 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { blockStats, edgeBlur, pick, quantile } from './image-stats.ts';
+import { blockStats, edgeWidth, pick, quantile } from './image-stats.ts';
 import { dilate } from './mask.ts';
 import { smoothInPlane } from './sharpness.ts';
 
@@ -24,7 +24,7 @@ function medianOf(values: number[]): number {
  * largest amplitudes. (An amplitude in HU rather than a z-score: real reconstructions have correlated
  * noise, which inflates every z-score.)
  */
-function lineScores(residual: Float32Array, keep: Uint8Array, width: number, height: number) {
+function lineScores(residual: Float32Array, keep: Uint8Array, ringKeep: Uint8Array, width: number, height: number) {
   const slices = residual.length / (width * height);
   const cx = (width - 1) / 2,
     cy = (height - 1) / 2;
@@ -36,6 +36,7 @@ function lineScores(residual: Float32Array, keep: Uint8Array, width: number, hei
   const cos = Array.from({ length: ANGLES }, (_, a) => Math.cos((Math.PI * a) / ANGLES));
   const sin = Array.from({ length: ANGLES }, (_, a) => Math.sin((Math.PI * a) / ANGLES));
   const segment = diag / SEGMENTS;
+  const ringLimit = 0.45 * Math.min(width, height);
   // Four slices at most: the line sums cost 36 passes per voxel.
   const zStep = Math.max(1, Math.ceil(slices / 4));
   for (let z = 0; z < slices; z += zStep) {
@@ -43,14 +44,19 @@ function lineScores(residual: Float32Array, keep: Uint8Array, width: number, hei
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const i = o + y * width + x;
-        if (!keep[i]) continue;
+        if (!ringKeep[i] && !keep[i]) continue;
         const r = Math.max(-150, Math.min(150, residual[i]!));
         const dx = x - cx,
           dy = y - cy;
         const rad = Math.min(diag - 1, Math.round(Math.hypot(dx, dy)));
+        // The edge of the reconstruction circle (at half the matrix) is a centred circle on every scan.
+        const inRing = ringKeep[i] && rad < ringLimit;
         const sector = Math.min(15, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 16));
-        ringSum[rad * 16 + sector]! += r;
-        ringN[rad * 16 + sector]!++;
+        if (inRing) {
+          ringSum[rad * 16 + sector]! += r;
+          ringN[rad * 16 + sector]!++;
+        }
+        if (!keep[i]) continue;
         for (let a = 0; a < ANGLES; a++) {
           const t = Math.min(diag - 1, Math.max(0, Math.round(dx * cos[a]! + dy * sin[a]! + diag / 2)));
           const along = Math.min(
@@ -77,7 +83,44 @@ function lineScores(residual: Float32Array, keep: Uint8Array, width: number, hei
     medians.sort((x, y) => y - x);
     return medians.slice(0, 3).reduce((x, y) => x + y, 0) / Math.max(1, Math.min(3, medians.length));
   };
-  return { streaks: score(lineSum, lineN, SEGMENTS, 3), rings: score(ringSum, ringN, 16, 6) };
+  return { streaks: score(lineSum, lineN, SEGMENTS, 3), rings: ringProminence(ringSum, ringN) };
+}
+
+/**
+ * Ring amplitude in HU: each radius's profile value is the median of its 16 sectors' mean residuals (so
+ * anatomy touching a few sectors does not count). Radii that stand out of the profile (|z| > 4 against the
+ * profile's own spread, each value weighted by the square root of its voxel count, 1.4826 MAD over radii)
+ * are rings; the mean amplitude of the three largest is returned, 0 when fewer than three stand out. The
+ * z-score alone would find the faint round layers of a quiet head scan; the amplitude says whether a ring
+ * would be seen.
+ */
+function ringProminence(sum: Float64Array, n: Uint32Array): number {
+  const profile: number[] = [];
+  const amplitude: number[] = [];
+  for (let rad = 0; rad < sum.length / 16; rad++) {
+    const means: number[] = [];
+    let count = 0;
+    for (let p = 0; p < 16; p++) {
+      const k = rad * 16 + p;
+      count += n[k]!;
+      if (n[k]! >= 6) means.push(sum[k]! / n[k]!);
+    }
+    if (means.length < 6) continue;
+    const m = medianOf(means);
+    amplitude.push(m);
+    profile.push(m * Math.sqrt(count));
+  }
+  if (profile.length < 12) return 0;
+  const mid = medianOf(profile);
+  const spread = 1.4826 * medianOf(profile.map((v) => Math.abs(v - mid)));
+  if (!(spread > 0)) return 0;
+  // The amplitude (HU) of the radii that stand out of the profile's noise (|z| > 4): a faint circle in a very
+  // quiet image is significant without being an artefact anyone would see.
+  const standing = amplitude
+    .filter((_, r) => Math.abs(profile[r]! - mid) / spread > 4)
+    .map(Math.abs)
+    .sort((x, y) => y - x);
+  return standing.length >= 3 ? (standing[0]! + standing[1]! + standing[2]!) / 3 : 0;
 }
 
 /**
@@ -152,7 +195,19 @@ export function ctMeasures(c: MeasureContext): Measures {
   );
   const keep = Uint8Array.from(smoothSoft, (s, i) => (s && !edges[i] ? 1 : 0));
   const residualSd = quantile(pick(residual, (i) => keep[i] === 1).map(Math.abs), 50) * 1.4826;
-  const lines = residualSd > 0 ? lineScores(residual, keep, width, height) : { streaks: 0, rings: 0 };
+  // Rings run through the air around the body as well: homogeneous air (away from its edges) is judged too.
+  const airEdges = dilate(
+    Uint8Array.from(air, (a, i) => (a && smooth[i]! <= -700 && values[i]! > -1150 && values[i]! < -650 ? 0 : 1)),
+    width,
+    height,
+    2,
+  );
+  // Rings are judged away from bone and the body's outline (5 voxels off): a round head's thin layer of fluid
+  // inside the skull is a centred circle of its own.
+  const farEdges = dilate(edges, width, height, 5);
+  const ringKeep = new Uint8Array(n);
+  for (let i = 0; i < n; i++) ringKeep[i] = (keep[i] && !farEdges[i]) || !airEdges[i] ? 1 : 0;
+  const lines = residualSd > 0 ? lineScores(residual, keep, ringKeep, width, height) : { streaks: 0, rings: 0 };
   const [, high] = c.storedRange;
   let atLimit = 0,
     atTop = 0;
@@ -168,6 +223,7 @@ export function ctMeasures(c: MeasureContext): Measures {
   const clipped = Math.max(atLimit, atTop >= 2 ? atTop : 0) / Math.max(1, bodyN);
   const clamped = new Float32Array(n);
   for (let i = 0; i < n; i++) clamped[i] = Math.max(-1000, Math.min(1000, values[i]!));
+  const near = dilate(body, width, height, 2);
   return {
     noise_hu: noise,
     air_hu: airHu,
@@ -177,6 +233,6 @@ export function ctMeasures(c: MeasureContext): Measures {
     streaks: lines.streaks,
     rings: lines.rings,
     clipped,
-    blur: edgeBlur(clamped, width, height, dilate(body, width, height, 2)),
+    edge_width: edgeWidth(clamped, width, height, near) * c.stride,
   };
 }

@@ -1,5 +1,5 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { blurEffect } from './image-stats.ts';
+import { blurEffect, selectInPlace } from './image-stats.ts';
 import { dilate } from './mask.ts';
 
 /** Hue in degrees (0–360) and saturation (0–1, HSV) of an RGB triple in 0–1. */
@@ -43,7 +43,7 @@ export function histologyMeasures(c: MeasureContext): Measures {
   const lums = new Float32Array(pixels);
   for (let p = 0; p < pixels; p++)
     lums[p] = (0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!) / top;
-  const bright = Float32Array.from(lums).sort()[Math.floor(pixels * 0.95)] ?? 1;
+  const bright = pixels ? selectInPlace(lums, Math.floor(pixels * 0.95)) : 1;
   for (let p = 0; p < pixels; p++) {
     const r = rgb[p * 3]! / top,
       g = rgb[p * 3 + 1]! / top,

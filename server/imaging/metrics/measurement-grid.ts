@@ -5,6 +5,11 @@ export const GRID_SLICE_VOXELS = 65_536;
 /** At most this many slices of a volume are measured, evenly spaced. */
 export const GRID_SLICES = 16;
 
+/** Every how many voxels in-plane the grid samples an image of this size. */
+export function gridStride(width: number, height: number): number {
+  return Math.max(1, Math.ceil(Math.sqrt((width * height) / GRID_SLICE_VOXELS)));
+}
+
 /**
  * The voxels the metrics are computed on: every s-th voxel in-plane (s chosen so a slice has at most
  * 65 536) of at most 16 evenly spaced slices. Point sampling keeps noise statistics intact (no averaging),
@@ -12,7 +17,7 @@ export const GRID_SLICES = 16;
  */
 export function measurementGrid(volume: ImageVolume): ImageVolume {
   const { width, height, depth, channels } = volume;
-  const stride = Math.max(1, Math.ceil(Math.sqrt((width * height) / GRID_SLICE_VOXELS)));
+  const stride = gridStride(width, height);
   const slices =
     depth <= GRID_SLICES
       ? Array.from({ length: depth }, (_, z) => z)

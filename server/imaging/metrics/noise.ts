@@ -1,4 +1,5 @@
 import { moments } from './histogram.ts';
+import { selectInPlace } from './image-stats.ts';
 
 /** How the noise level was estimated. */
 export type NoiseModel = 'gaussian' | 'rayleigh' | 'laplacian';
@@ -28,11 +29,9 @@ export function backgroundNoise(
   const picked = new Float32Array(Math.ceil(m.n / step));
   for (let i = 0, seen = 0, k = 0; i < values.length; i++)
     if (background[i] === 1 && seen++ % step === 0) picked[k++] = values[i]!;
-  picked.sort();
-  const median = picked[picked.length >> 1] ?? 0;
+  const median = picked.length ? selectInPlace(picked, picked.length >> 1) : 0;
   for (let i = 0; i < picked.length; i++) picked[i] = Math.abs(picked[i]! - median);
-  picked.sort();
-  const mad = picked[picked.length >> 1] ?? 0;
+  const mad = picked.length ? selectInPlace(picked, picked.length >> 1) : 0;
   return { sigma: mad > 0 ? mad * 1.4826 : m.sd, model: 'gaussian', mean: m.mean };
 }
 

@@ -1,5 +1,14 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { blockStats, blurEffect, edgeBlur, pick, pileUp, quantile, robustNoise } from './image-stats.ts';
+import {
+  blockStats,
+  blurEffect,
+  edgeWidth,
+  pick,
+  pileUp,
+  quantile,
+  robustNoise,
+  selectInPlace,
+} from './image-stats.ts';
 
 /** The stored range to normalise against: the type's, or the image's own when the type is unbounded. */
 function rangeOf(c: MeasureContext): [number, number] {
@@ -79,6 +88,67 @@ export function saturatedInside(values: Float32Array, width: number, height: num
 }
 
 /**
+ * The collimated field of each slice as a rectangle: border rows and columns are peeled off while they are
+ * flat (their spread under 0.2% of the image's range), as collimator shutters and padding are. Then the share
+ * of the field's voxels piled up at the field's largest value (when at least two are): clipped or saturated
+ * anatomy is flat at the top, exposed anatomy carries noise. A bright shutter, at whatever value, is outside.
+ */
+export function saturatedInField(values: Float32Array, width: number, height: number): number {
+  const plane = width * height;
+  let min = Infinity,
+    max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const flatSpread = (max - min) * 0.002;
+  let piled = 0,
+    area = 0;
+  for (let o = 0; o + plane <= values.length; o += plane) {
+    let x0 = 0,
+      x1 = width - 1,
+      y0 = 0,
+      y1 = height - 1;
+    const flat = (a0: number, a1: number, fixed: number, alongX: boolean) => {
+      let lo = Infinity,
+        hi = -Infinity;
+      for (let t = a0; t <= a1; t++) {
+        const v = values[o + (alongX ? fixed * width + t : t * width + fixed)]!;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      return hi - lo <= flatSpread;
+    };
+    for (let peeled = true; peeled && x0 < x1 && y0 < y1;) {
+      peeled = false;
+      if (flat(x0, x1, y0, true)) {
+        y0++;
+        peeled = true;
+      }
+      if (y1 > y0 && flat(x0, x1, y1, true)) {
+        y1--;
+        peeled = true;
+      }
+      if (flat(y0, y1, x0, false)) {
+        x0++;
+        peeled = true;
+      }
+      if (x1 > x0 && flat(y0, y1, x1, false)) {
+        x1--;
+        peeled = true;
+      }
+    }
+    let top = -Infinity;
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) top = Math.max(top, values[o + y * width + x]!);
+    let at = 0;
+    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (values[o + y * width + x] === top) at++;
+    piled += at >= 2 ? at : 0;
+    area += (x1 - x0 + 1) * (y1 - y0 + 1);
+  }
+  return area ? piled / area : 0;
+}
+
+/**
  * Projection radiography (CR, DX, MG, XA…): exposure as the median of the collimated field within the
  * stored range (inverted for MONOCHROME1), saturation at the top of the range, dynamic range used by the
  * field, noise relative to the field's contrast, and blur.
@@ -92,14 +162,14 @@ export function projectionMeasures(c: MeasureContext): Measures {
     p50 = quantile(field, 50),
     p99 = quantile(field, 99);
   const level = (p50 - low) / (high - low);
-  const saturated = saturatedInside(values, width, height, high);
+  const saturated = Math.max(saturatedInside(values, width, height, high), saturatedInField(values, width, height));
   const noiseSd = robustNoise(values, width, height, mask);
   return {
     exposure: c.invert ? 1 - level : level,
     saturation: saturated,
     dynamic_range: (p99 - p1) / (high - low),
     noise: p99 > p1 ? noiseSd / (p99 - p1) : 0,
-    blur: edgeBlur(values, width, height, mask),
+    edge_width: edgeWidth(values, width, height, mask) * c.stride,
   };
 }
 
@@ -161,9 +231,8 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
 export function nuclearMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   // The body, not only the hottest organs Otsu would pick: a tenth of the near-maximum uptake.
-  let top = 0;
-  const sorted = Float32Array.from(values).sort();
-  top = sorted[Math.floor(sorted.length * 0.995)] ?? 0;
+  const copy = Float32Array.from(values);
+  const top = copy.length ? selectInPlace(copy, Math.floor(copy.length * 0.995)) : 0;
   const object = Uint8Array.from(values, (v) => (v > top * 0.1 && top > 0 ? 1 : 0));
   const blocks = blockStats(values, width, height, 6, object);
   const ratios: number[] = [];
@@ -171,7 +240,7 @@ export function nuclearMeasures(c: MeasureContext): Measures {
     if (blocks.inside[k] === 1 && blocks.mean[k]! > 0) ratios.push(blocks.sd[k]! / blocks.mean[k]!);
   return {
     counts_cv: ratios.length ? quantile(ratios, 50) : 0,
-    blur: edgeBlur(values, width, height, object),
+    edge_width: edgeWidth(values, width, height, object) * c.stride,
     clipped: pileUp(values, object),
   };
 }

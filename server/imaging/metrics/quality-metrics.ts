@@ -9,7 +9,7 @@ import { mrMeasures } from './mr-metrics.ts';
 import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
 import { histogram, moments, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
-import { measurementGrid } from './measurement-grid.ts';
+import { gridStride, measurementGrid } from './measurement-grid.ts';
 import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
 import { ghostRatio, laplacianVariance } from './sharpness.ts';
 
@@ -20,6 +20,8 @@ export interface QualityMetrics {
   family: ModalityFamily;
   /** The family's own measurements (CT noise in HU, MR SNR and CJV, slide tissue coverage…), all finite. */
   measures: Measures;
+  /** The acquisition protocol, where DICOM names one: the cohort an image is compared with is of the same. */
+  protocol?: string;
   dimensions: [number, number, number];
   foregroundFraction: number;
   noiseSigma: number;
@@ -138,11 +140,13 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     object,
     band,
     grown,
+    stride: gridStride(whole.width, whole.height),
   };
   return finiteMetrics({
     modality,
     family: family === 'SM' && !context.rgb ? 'XR' : family,
     measures: familyMeasures(family, context, { efc, fber: Math.min(fber, 1e6), ghost }),
+    protocol: whole.protocol?.trim() || undefined,
     dimensions: [whole.width, whole.height, whole.depth],
     foregroundFraction: fg.n / values.length,
     noiseSigma: noise.sigma,

@@ -1,0 +1,91 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { degrade } from '../../../bench/qc-corpus/degrade.ts';
+import { gaussianBlur, rng } from '../../../bench/qc-corpus/image-ops.ts';
+import { decodeImage } from '../../../server/imaging/decode-image.ts';
+import type { ModalityFamily } from '../../../server/imaging/metrics/modality.ts';
+import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.ts';
+import { DETECTORS } from '../../../server/imaging/qc-detectors.ts';
+import { QC_MODEL } from '../../../server/imaging/qc-model.ts';
+import type { ImageVolume } from '../../../server/imaging/volume.ts';
+
+const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
+const NIBABEL = '/usr/lib/python3/dist-packages/nibabel/tests/data';
+
+/** A Debian example image (pydicom's, nibabel's), decoded as the server decodes it. */
+async function real(path: string): Promise<ImageVolume> {
+  return decodeImage(new Uint8Array(readFileSync(path)), path.replace(/^.*?(\.[^/]*)$/, '$1'));
+}
+
+/** The fitted review limit of a detector, on the measure's own scale. */
+function reviewLimit(family: ModalityFamily, id: string): number {
+  const d = DETECTORS[family].find((x) => x.id === id)!;
+  const limit = QC_MODEL.families[family].limits[id]!.review;
+  return d.direction === 'high' ? limit : -limit;
+}
+
+const measure = (v: ImageVolume, key: string) => measureQuality(v).measures[key]!;
+
+// Images this project did not make; each decodes and measures in well under a second.
+describe('the measures that find strong degradations, on Debian’s example images', { timeout: 60_000 }, () => {
+  it('edge width: a Gaussian blur of sigma 3 px widens the edges of CT, MR and NIfTI images past the limit', async () => {
+    for (const [path, family, id] of [
+      [`${PYDICOM}/CT_small.dcm`, 'CT', 'ct-blur'],
+      [`${PYDICOM}/MR_small.dcm`, 'MR', 'mr-blur'],
+      [`${NIBABEL}/anatomical.nii`, 'MR', 'mr-blur'],
+    ] as const) {
+      if (!existsSync(path)) continue;
+      const clean = await real(path);
+      const blurred = degrade(clean, family, 'blur', 'strong', rng(1));
+      const before = measure(clean, 'edge_width');
+      const after = measure(blurred, 'edge_width');
+      expect(before, path).toBeLessThan(reviewLimit(family, id));
+      expect(after, path).toBeGreaterThan(reviewLimit(family, id));
+      // The width is in pixels: sigma 3 on top of the image’s own edges gives at least 2 px.
+      expect(after, path).toBeGreaterThan(2);
+      expect(after - before, path).toBeGreaterThan(1);
+    }
+  });
+
+  it('edge width grows with the blur applied, whatever the contrast', async () => {
+    const clean = await real(`${PYDICOM}/CT_small.dcm`);
+    const widths = [0, 1.5, 3, 4.5].map((sigma) =>
+      measure(
+        sigma ? { ...clean, data: gaussianBlur(clean.data, clean.width, clean.height, sigma) } : clean,
+        'edge_width',
+      ),
+    );
+    for (let i = 1; i < widths.length; i++) expect(widths[i]!, widths.join(', ')).toBeGreaterThan(widths[i - 1]!);
+    const halfContrast = { ...clean, data: clean.data.map((v) => v / 2) };
+    expect(measure(halfContrast, 'edge_width')).toBeCloseTo(widths[0]!, 1);
+  });
+
+  it('CT rings about the rotation axis and streaks from a dense point stand out of real scans’ own texture', async () => {
+    // A 512² head scan (a round head is a centred circle of its own) and the 128² CT_small.
+    const head = await real(`${PYDICOM}/693_J2KI.dcm`);
+    expect(measure(head, 'rings')).toBeLessThan(reviewLimit('CT', 'ct-rings'));
+    for (const seed of [1, 2])
+      expect(measure(degrade(head, 'CT', 'rings', 'strong', rng(seed)), 'rings')).toBeGreaterThan(
+        reviewLimit('CT', 'ct-rings'),
+      );
+    for (const path of [`${PYDICOM}/693_J2KI.dcm`, `${PYDICOM}/CT_small.dcm`]) {
+      const clean = await real(path);
+      expect(measure(clean, 'streaks'), path).toBeLessThan(reviewLimit('CT', 'ct-streaks'));
+      expect(measure(degrade(clean, 'CT', 'streaks', 'strong', rng(5)), 'streaks'), path).toBeGreaterThan(
+        reviewLimit('CT', 'ct-streaks'),
+      );
+    }
+  });
+
+  it('MR contrast squeezed after acquisition: the tissue varies less than the background noise', async () => {
+    // An image with air around the head to compare with (anatomical.nii is cropped to the brain). In one whose
+    // tissue texture dwarfs its noise (dicom3tools' 0051.dcm, SNR over 500) squeezing is not seen this way.
+    for (const path of [`${PYDICOM}/MR_small.dcm`]) {
+      if (!existsSync(path)) continue;
+      const clean = await real(path);
+      const squeezed = degrade(clean, 'MR', 'low-contrast', 'strong', rng(4));
+      expect(measure(clean, 'tissue_noise_ratio'), path).toBeGreaterThan(reviewLimit('MR', 'mr-contrast'));
+      expect(measure(squeezed, 'tissue_noise_ratio'), path).toBeLessThan(reviewLimit('MR', 'mr-contrast'));
+    }
+  });
+});
