@@ -29,6 +29,13 @@ export type GenerateMessagesRequest = z.infer<typeof generateMessagesRequest>;
 export const qcVerdict = z.enum(['pass', 'review', 'fail']);
 export type QcVerdict = z.infer<typeof qcVerdict>;
 
+/** Where one image sits among earlier images of the same modality family (and protocol), MRIQC-style. */
+export const qcCohort = z.object({
+  size: z.number().int().describe('Comparable images the image was compared with (20 or more)'),
+  z: z.record(z.string(), z.number()).describe('Robust z-score of each measurement: (value − median) / (1.4826 MAD)'),
+  unusual: z.array(z.string()).describe('Measurements beyond ±3.5, e.g. "SNR unusual for this cohort (z = -4.2)"'),
+});
+
 /** The stored summary of one check. */
 export const qcSummary = z.object({
   result_id: z.string().describe('Id of the stored result'),
@@ -50,6 +57,9 @@ export const qcSummary = z.object({
     )
     .describe('Every measurement of the image with its expected range'),
   metrics: qualityMetrics,
+  cohort: qcCohort
+    .optional()
+    .describe('Where the image sits among the caller’s earlier images of its modality (and protocol); from 20 on'),
 });
 export type QcSummary = z.infer<typeof qcSummary>;
 

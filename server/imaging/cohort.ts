@@ -29,7 +29,10 @@ function median(values: number[]): number {
  * (MAD 0) is compared against a spread of 1% of its median, so exact repeats are not outliers.
  */
 export function cohortContext(image: QualityMetrics, cohort: QualityMetrics[]): CohortContext | undefined {
-  const peers = cohort.filter((m) => m.family === image.family && m.measures);
+  // Where DICOM names the protocol, only images of that protocol compare (a head and a chest CT do not).
+  const peers = cohort.filter(
+    (m) => m.family === image.family && m.measures && (!image.protocol || m.protocol === image.protocol),
+  );
   if (peers.length < MIN_COHORT) return undefined;
   const z: Record<string, number> = {};
   const unusual: string[] = [];

@@ -1,4 +1,5 @@
 import { HttpError } from '../../http-errors.ts';
+import type { CohortContext } from '../../imaging/cohort.ts';
 import { UnmeasurableImageError } from '../../imaging/metrics/finite.ts';
 import { measureQuality, type QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
@@ -35,12 +36,16 @@ export function checkVolume(volume: ImageVolume): BuiltinCheck {
   return { metrics, assessment: assessQuality(metrics) };
 }
 
-/** The row a check is stored as, written by the built-in engine unless a model answered instead. */
+/**
+ * The row a check is stored as, written by the built-in engine unless a model answered instead; the cohort
+ * context, when the caller has enough comparable images, is stored and summarised with it.
+ */
 export function checkRow(
   owner: { uploadId: string; ownerId: string },
   { metrics, assessment }: BuiltinCheck,
   createdAt: Date,
   answer?: ModelAnswer,
+  cohort?: CohortContext,
 ): typeof qcResults.$inferInsert {
   return {
     ...owner,
@@ -48,8 +53,14 @@ export function checkRow(
     promptVersion: PROMPT_VERSION,
     verdict: assessment.verdict,
     confidence: answer?.confidence ?? assessment.confidence,
-    text: answer?.content ?? builtinSummary(metrics, assessment),
-    metrics: { ...metrics, issues: assessment.issues, fixes: assessment.fixes, measurements: assessment.measures },
+    text: answer?.content ?? builtinSummary(metrics, assessment, cohort),
+    metrics: {
+      ...metrics,
+      issues: assessment.issues,
+      fixes: assessment.fixes,
+      measurements: assessment.measures,
+      ...(cohort ? { cohort } : {}),
+    },
     createdAt,
   };
 }

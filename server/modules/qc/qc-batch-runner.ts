@@ -6,6 +6,9 @@ import { MAX_DECODE_BYTES, readObject } from '../previews/volume-loader.ts';
 import { uploadStorageKey } from '../uploads/uploads.repository.ts';
 import { checkRow } from './builtin-check.ts';
 import { createQcBatchRepository, type PendingItem } from './qc-batch.repository.ts';
+import { batchCohorts, createCohortSource } from './qc-cohort.ts';
+
+type BatchCohorts = ReturnType<typeof batchCohorts>;
 
 /** How long a replica holds a batch without renewing; after a crash another resumes it this much later. */
 export const LEASE_MS = 60_000;
@@ -30,6 +33,7 @@ const UNMEASURABLE = 'This image could not be measured.';
  */
 export function createBatchRunner(app: FastifyInstance) {
   const repo = createQcBatchRepository({ db: app.db });
+  const cohortSource = createCohortSource({ db: app.db });
   const active = new Map<string, Promise<void>>();
   const cancelled = new Set<string>();
   let scan: NodeJS.Timeout | undefined;
@@ -39,7 +43,7 @@ export function createBatchRunner(app: FastifyInstance) {
   // Compressed data inside a file expands no further than for a preview of it.
   const limits = { maxExpandedBytes: Math.min(app.config.uploadMaxBytes, MAX_DECODE_BYTES) };
 
-  async function checkItem(item: PendingItem, ownerId: string): Promise<void> {
+  async function checkItem(item: PendingItem, ownerId: string, cohorts: BatchCohorts): Promise<void> {
     try {
       const bytes = await readObject(app.storage, uploadStorageKey(item.storedFilename));
       // Moved to the thread, not copied; a small read may share Node's pooled buffer, which must not move.
@@ -49,7 +53,11 @@ export function createBatchRunner(app: FastifyInstance) {
         input.buffer as ArrayBuffer,
       ]);
       if (!answer.ok) return await repo.recordError(item, answer.detail);
-      await repo.recordResult(item, checkRow({ uploadId: item.uploadId, ownerId }, answer, app.clock()));
+      const cohort = await cohorts.place(item.uploadId, answer.metrics);
+      await repo.recordResult(
+        item,
+        checkRow({ uploadId: item.uploadId, ownerId }, answer, app.clock(), undefined, cohort),
+      );
     } catch (error) {
       if (error instanceof HttpError) return await repo.recordError(item, error.detail);
       app.log.error({ err: error, upload: item.storedFilename }, 'batch check of one image failed');
@@ -66,6 +74,8 @@ export function createBatchRunner(app: FastifyInstance) {
     };
     const renewal = setInterval(() => void keepLease().catch(() => undefined), RENEW_MS);
     renewal.unref();
+    // Each image is placed among the owner's earlier ones and those checked before it in this batch.
+    const cohorts = batchCohorts(cohortSource, claimed.ownerId);
     const queue: PendingItem[] = [];
     let after = -1;
     let exhausted = false;
@@ -88,7 +98,7 @@ export function createBatchRunner(app: FastifyInstance) {
     try {
       await Promise.all(
         Array.from({ length: LANES }, async () => {
-          for (let item = await next(); item; item = await next()) await checkItem(item, claimed.ownerId);
+          for (let item = await next(); item; item = await next()) await checkItem(item, claimed.ownerId, cohorts);
         }),
       );
       if (exhausted && live && !closing) await repo.finish(id, app.clock());

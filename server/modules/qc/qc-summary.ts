@@ -1,4 +1,5 @@
 import type { QcVerdict } from '../../../contract/qc.ts';
+import type { CohortContext } from '../../imaging/cohort.ts';
 import type { QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
 import { formatMeasure, MEASURE_LABELS } from '../../imaging/qc-detectors.ts';
 import type { QualityAssessment } from '../../imaging/verdict.ts';
@@ -23,17 +24,29 @@ export function measurementsLine(a: QualityAssessment): string {
 }
 
 /**
+ * Where the image sits among the caller's comparable images: the measurements unusual for this cohort, or
+ * that none is.
+ * @example cohortLine({ size: 24, z: { snr: -4.2 }, unusual: ['SNR unusual for this cohort (z = -4.2)'] }, m)
+ * // 'Cohort (24 earlier MR images): SNR unusual for this cohort (z = -4.2).'
+ */
+export function cohortLine(c: CohortContext, m: QualityMetrics): string {
+  const of = `${c.size} earlier ${m.family} images${m.protocol ? ` of protocol ${m.protocol}` : ''}`;
+  return `Cohort (${of}): ${c.unusual.length ? c.unusual.join('; ') : 'every measurement within the usual range'}.`;
+}
+
+/**
  * The built-in engine's short QC summary (SPEC §7): verdict, issues, confidence 0–100 and suggested fixes,
  * with every measurement and its expected range after the issues.
  * @example builtinSummary(metrics, assessment)
  * // 'QC verdict: Pass (MR, 256×256×1).\nIssues: none found.\nMeasurements: SNR (Rician-corrected) 41.2 (expected ≥ 9.3); …\nConfidence: 93/100\nSuggested fixes: none needed.'
  */
-export function builtinSummary(m: QualityMetrics, a: QualityAssessment): string {
+export function builtinSummary(m: QualityMetrics, a: QualityAssessment, cohort?: CohortContext): string {
   const [w, h, d] = m.dimensions;
   return [
     `QC verdict: ${verdictLabel[a.verdict]} (${m.modality}, ${w}×${h}×${d}).`,
     a.issues.length ? `Issues: ${a.issues.join('; ')}.` : 'Issues: none found.',
     `Measurements: ${measurementsLine(a)}.`,
+    ...(cohort ? [cohortLine(cohort, m)] : []),
     `Confidence: ${a.confidence}/100`,
     a.fixes.length ? `Suggested fixes: ${a.fixes.join(' ')}` : 'Suggested fixes: none needed.',
   ].join('\n');

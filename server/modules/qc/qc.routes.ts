@@ -18,6 +18,7 @@ import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
 import { askUpstream } from './llm-proxy.ts';
 import { perUserConcurrency } from './per-user-concurrency.ts';
+import { contextAmong, createCohortSource } from './qc-cohort.ts';
 import { createQcRepository } from './qc.repository.ts';
 import { chatCompletion, confidenceInText, metricsLine } from './qc-summary.ts';
 
@@ -49,6 +50,7 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const uploadsRepo = createUploadsRepository({ db: app.db });
   const repo = createQcRepository({ db: app.db });
+  const cohorts = createCohortSource({ db: app.db });
   const volumes = app.volumes;
   // Running a check is for those who may change the library; reading results is every member's.
   const checkSlots = perUserConcurrency(CHECKS_PER_USER);
@@ -64,6 +66,8 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
     const volume = await volumes.load(upload);
     const check = checkVolume(volume);
     const { metrics, assessment } = check;
+    const peers = await cohorts.peers(member.userId, upload.id, metrics.family, metrics.protocol);
+    const cohort = contextAmong(metrics, upload.id, peers);
     let answer: ModelAnswer | undefined;
     if (app.config.llm) {
       const png = await renderSlicePng(volume, 'axial', Math.floor(sliceCount(volume, 'axial') / 2));
@@ -81,7 +85,9 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
       };
     }
     const now = app.clock();
-    const row = await repo.insert(checkRow({ uploadId: upload.id, ownerId: member.userId }, check, now, answer));
+    const row = await repo.insert(
+      checkRow({ uploadId: upload.id, ownerId: member.userId }, check, now, answer, cohort),
+    );
     await recordAudit(app, request, 'qc.run', {
       stored_filename: upload.storedFilename,
       original_name: upload.originalName,
@@ -98,6 +104,7 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
         fixes: assessment.fixes,
         measurements: assessment.measures,
         metrics,
+        ...(cohort ? { cohort } : {}),
       },
     };
   }

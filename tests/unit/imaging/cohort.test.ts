@@ -35,6 +35,15 @@ describe('cohort context (robust z-scores among images of the same family)', () 
     expect(cohortContext(mr(12), spoilt)!.unusual.length).toBeGreaterThan(0);
   });
 
+  it('compares an image whose DICOM names a protocol only with images of that protocol', () => {
+    const withProtocol = (m: QualityMetrics, protocol?: string) => ({ ...m, protocol }) as QualityMetrics;
+    const mixed = cohort.map((m, i) => withProtocol(m, i < 25 ? 'T1 axial' : 'T2 axial'));
+    expect(cohortContext(withProtocol(mr(40), 'T1 axial'), mixed)!.size).toBe(25);
+    expect(cohortContext(withProtocol(mr(40), 'T2 axial'), mixed)).toBeUndefined();
+    // Without a protocol of its own, an image is compared with the whole family.
+    expect(cohortContext(mr(40), mixed)!.size).toBe(30);
+  });
+
   it('does not call exact repeats of a constant measurement unusual', () => {
     const flat = Array.from({ length: 25 }, () => mr(40, 0));
     expect(cohortContext(mr(40, 0), flat)!.unusual).toEqual([]);
