@@ -1,4 +1,5 @@
 import type { QcBatchResult } from '../../contract/qc-batch.ts';
+import { MEASURE_LABELS } from '../../contract/qc-measures.ts';
 import type { QcVerdict } from '../../contract/qc.ts';
 
 /**
@@ -112,8 +113,16 @@ export function familyMeasures(measures: unknown): string {
     .join('; ');
 }
 
+/** The cohort's "unusual for this cohort" sentences of a stored result, when it was compared with one. */
+function cohortUnusual(cohort: unknown): string {
+  const unusual = (cohort as { unusual?: unknown } | undefined)?.unusual;
+  return Array.isArray(unusual) ? unusual.filter((u) => typeof u === 'string').join('; ') : '';
+}
+
 /** Every column of the export: identity of the file, the verdict, the engine and date, then every measurement. */
 const CSV_METRICS = Object.values(COLUMNS);
+/** The engine's per-modality measurements, a column each with its unit; blank where the family has none. */
+const MEASURE_KEYS = Object.keys(MEASURE_LABELS);
 const CSV_HEAD = [
   'file',
   'sha256',
@@ -129,7 +138,8 @@ const CSV_HEAD = [
   'height (px)',
   'slices',
   ...CSV_METRICS.map((c) => c.csv),
-  'family_measures (name=value; HU where the name ends in _hu)',
+  ...MEASURE_KEYS.map((key) => `${key} (${MEASURE_LABELS[key]!.csv})`),
+  'cohort_unusual (measurements unusual among the owner’s images of the family)',
   'issues',
   'error',
 ];
@@ -158,7 +168,11 @@ export function analysisCsv(rows: readonly QcBatchResult[]): string {
         const v = c.read(m);
         return v === undefined ? '' : String(Number(v.toPrecision(6)));
       }),
-      familyMeasures(m.measures),
+      ...MEASURE_KEYS.map((key) => {
+        const v = numberAt('measures', key)(m);
+        return v === undefined ? '' : String(Number(v.toPrecision(6)));
+      }),
+      cohortUnusual(m.cohort),
       row.issues.join('; '),
       row.error ?? '',
     ];

@@ -100,7 +100,29 @@ describe('Analysis page rules', () => {
     ).toBe(true);
     expect(cells[columns.indexOf('snr (ratio)') + 1]).toBe('42.04');
     expect(cells[columns.indexOf('clipped_fraction (0-1)') + 1]).toBe('0.0012');
-    expect(second).toBe(`"'=HYPERLINK(""x"")",${'ab'.repeat(32)},s.dcm,error${','.repeat(25)}Not decodable`);
+    expect(second).toBe(
+      `"'=HYPERLINK(""x"")",${'ab'.repeat(32)},s.dcm,error${','.repeat(columns.length - 4)}Not decodable`,
+    );
+    // Each per-modality measurement has its own column, headed with its unit.
+    expect(columns).toContain('noise_hu (HU)');
+    expect(columns).toContain('edge_width (px)');
+    expect(columns).toContain('stain_hue_offset (degrees)');
+    expect(columns).toContain('clipped (fraction 0-1)');
+    const ct = analysisCsv([
+      row({
+        metrics: {
+          ...metrics,
+          family: 'CT',
+          measures: { noise_hu: 12.3456789, edge_width: 0.8, rings: Number.NaN },
+          cohort: { size: 24, z: {}, unusual: ['noise (SD in homogeneous tissue) unusual for this cohort (z = 5.1)'] },
+        },
+      }),
+    ]).split('\r\n')[1]!;
+    const cell = (heading: string) => ct.split(',')[columns.indexOf(heading)];
+    expect(cell('noise_hu (HU)')).toBe('12.3457');
+    expect(cell('edge_width (px)')).toBe('0.8');
+    expect(cell('rings (HU)')).toBe('');
+    expect(ct).toContain('noise (SD in homogeneous tissue) unusual for this cohort (z = 5.1)');
     expect(end).toBe('');
     expect(familyMeasures({ noise_hu: 12.345678, cjv: 0.4, bad: 'x', nan: NaN })).toBe('noise_hu=12.3457; cjv=0.4');
     expect(familyMeasures(undefined)).toBe('');
