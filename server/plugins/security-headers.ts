@@ -1,18 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { inlineScriptHashes } from './page-script-hashes.ts';
+import { inlineHashes, type InlineHashes } from './page-inline-hashes.ts';
 
 /**
  * The pages' policy. Scripts: the site's own files, WebAssembly compilation (the decoders and WebGL
  * viewers), and the inline scripts of the built pages by their hashes; no other inline script runs.
+ * Styles: the site's own files and the pages' inline `<style>` elements by their hashes; no style
+ * attribute in markup applies (React's style props and the viewers set styles through the CSSOM, which
+ * CSP does not govern).
  */
-const contentSecurityPolicy = (scriptHashes: string[]) =>
+const contentSecurityPolicy = ({ scripts, styles }: InlineHashes) =>
   [
     "default-src 'self'",
     "base-uri 'self'",
-    ["script-src 'self' 'wasm-unsafe-eval'", ...scriptHashes].join(' '),
+    ["script-src 'self' 'wasm-unsafe-eval'", ...scripts].join(' '),
     "script-src-attr 'none'",
-    "style-src 'self' 'unsafe-inline'",
+    ["style-src 'self'", ...styles].join(' '),
     "img-src 'self' data: blob:",
     "connect-src 'self' blob: data:",
     "worker-src 'self' blob:",
@@ -69,7 +72,7 @@ export default fp(async function securityHeaders(app: FastifyInstance) {
   const hsts = app.config.hstsMaxAge > 0 ? `max-age=${app.config.hstsMaxAge}; includeSubDomains` : undefined;
   const pageHeaders = {
     ...pageHeaderValues,
-    'content-security-policy': contentSecurityPolicy(await inlineScriptHashes(app.config.distDir)),
+    'content-security-policy': contentSecurityPolicy(await inlineHashes(app.config.distDir)),
   };
   app.addHook('onRequest', (request, reply, done) => {
     const api = request.url.startsWith('/api/');

@@ -39,7 +39,7 @@ async function watchViolations(page: Page): Promise<() => Promise<string[]>> {
   return () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 }
 
-test('every page runs under a CSP without unsafe-inline scripts, with no violation', async ({
+test('every page runs under a CSP without unsafe-inline scripts or styles, with no violation', async ({
   page,
   request,
   consoleErrors,
@@ -51,6 +51,8 @@ test('every page runs under a CSP without unsafe-inline scripts, with no violati
     const scripts = csp.split(';').find((directive) => directive.trim().startsWith('script-src ')) ?? '';
     expect(scripts, path).not.toContain('unsafe-inline');
     expect(scripts, path).toContain("'sha256-");
+    const styles = csp.split(';').find((directive) => directive.trim().startsWith('style-src ')) ?? '';
+    expect(styles, path).not.toContain('unsafe-inline');
     await page.waitForLoadState('networkidle');
     expect(await violations(), path).toEqual([]);
   }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
 const INLINE = "document.documentElement.dataset.theme = 'light';";
+const INLINE_STYLE = '.careers[data-astro-cid-1]{margin:0}';
 
 async function writeSite(dist: string) {
   const page = (title: string) => `<!doctype html><title>${title}</title><h1>${title}</h1>${' '.repeat(600)}`;
@@ -16,7 +17,7 @@ async function writeSite(dist: string) {
   await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(page('Home')));
   await writeFile(
     path.join(dist, 'careers.html'),
-    `${page('Careers')}<script>${INLINE}</script><script type="application/ld+json">{}</script>`,
+    `${page('Careers')}<style>${INLINE_STYLE}</style><script>${INLINE}</script><script type="application/ld+json">{}</script>`,
   );
   await writeFile(path.join(dist, '404.html'), page('Page not found'));
   await writeFile(path.join(dist, 'dashboard.html'), page('Dashboard'));
@@ -54,6 +55,15 @@ describe('the static site served by the API server', () => {
     expect(scripts).not.toContain('unsafe-inline');
     // The JSON data block is not a script: it needs no hash.
     expect(scripts.match(/'sha256-/g)).toHaveLength(1);
+  });
+
+  it("allows the pages' inline style elements by hash, and no other inline style", async () => {
+    const res = await t.app.inject({ url: '/careers' });
+    const styles = String(res.headers['content-security-policy'])
+      .split(';')
+      .find((directive) => directive.startsWith('style-src '))!;
+    const hash = createHash('sha256').update(INLINE_STYLE).digest('base64');
+    expect(styles.split(' ')).toEqual(['style-src', "'self'", `'sha256-${hash}'`]);
   });
 
   it('serves hashed assets as immutable', async () => {
