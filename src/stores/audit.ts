@@ -1,8 +1,10 @@
 import { atom } from 'nanostores';
 import type { AuditActor, AuditItem, AuditKind, AuditPage } from '../../contract/audit.ts';
 import { api, errorMessage } from '../lib/api.ts';
+import { startOfDayIn } from '../lib/zone-midnight.ts';
+import { $datePreferences } from './settings.ts';
 
-/** The filters as the form holds them: days are the user's local calendar days (YYYY-MM-DD), both included. */
+/** The filters as the form holds them: days (YYYY-MM-DD, both included) in the time zone of Settings. */
 export interface AuditFilterForm {
   actor: string;
   kind: AuditKind | '';
@@ -26,22 +28,17 @@ export const $auditFilters = atom<AuditFilterForm>(NO_AUDIT_FILTERS);
 /** Events asked for per page. */
 export const AUDIT_PAGE_SIZE = 50;
 
-/** Midnight at the start of a local calendar day, as an ISO moment; `days` later when given. */
-function localMidnight(day: string, days = 0): string {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(y!, m! - 1, d! + days).toISOString();
-}
-
 /**
- * The query string of the filters: the "to" day is included, so the range ends at the next local midnight.
+ * The query string of the filters, days taken in `timeZone` (Settings' one by default): the "to" day is
+ * included, so the range ends when the next day begins.
  * @example auditQueryString({ actor: '', kind: 'upload', from: '', to: '' }) // 'kind=upload'
  */
-export function auditQueryString(filters: AuditFilterForm): string {
+export function auditQueryString(filters: AuditFilterForm, timeZone = $datePreferences.get().timeZone): string {
   const query = new URLSearchParams();
   if (filters.actor) query.set('actor', filters.actor);
   if (filters.kind) query.set('kind', filters.kind);
-  if (filters.from) query.set('from', localMidnight(filters.from));
-  if (filters.to) query.set('to', localMidnight(filters.to, 1));
+  if (filters.from) query.set('from', startOfDayIn(filters.from, timeZone).toISOString());
+  if (filters.to) query.set('to', startOfDayIn(filters.to, timeZone, 1).toISOString());
   return query.toString();
 }
 
