@@ -17,7 +17,7 @@ import { apiPathOf } from './images.ts';
 export type QueueState =
   | { status: 'loading' }
   | { status: 'failed'; message: string }
-  | { status: 'ready'; items: QueueItem[]; total: number; index: number };
+  | { status: 'ready'; items: QueueItem[]; total: number; index: number; next: string | null };
 
 /** The filter the queue page shows. */
 export const $queueFilter = atom<QueueFilter>('unrated');
@@ -60,7 +60,8 @@ let showing = 0;
 function positionText(state: QueueState): string {
   if (state.status !== 'ready' || state.items.length === 0) return 'No images to review in this filter.';
   const item = state.items[state.index]!;
-  return `Image ${state.index + 1} of ${state.items.length}: ${item.original_name_guess || item.stored_filename}.`;
+  const of = Math.max(state.total, state.items.length);
+  return `Image ${state.index + 1} of ${of}: ${item.original_name_guess || item.stored_filename}.`;
 }
 
 function previewPathOf(item: QueueItem): string | undefined {
@@ -106,8 +107,8 @@ export async function loadQueue(filter: QueueFilter = $queueFilter.get()): Promi
   $queueFilter.set(filter);
   $queue.set({ status: 'loading' });
   try {
-    const page = await api.get(`/reviews/queue?filter=${filter}&limit=500`).json<QueuePage>();
-    const state: QueueState = { status: 'ready', items: page.items, total: page.total, index: 0 };
+    const page = await api.get(`/reviews/queue?filter=${filter}&limit=${QUEUE_PAGE}`).json<QueuePage>();
+    const state: QueueState = { status: 'ready', items: page.items, total: page.total, index: 0, next: page.next };
     $queue.set(state);
     $queueAnnouncement.set(`${page.total} images. ${positionText(state)}`);
     await show(page.items[0]);
@@ -116,8 +117,32 @@ export async function loadQueue(filter: QueueFilter = $queueFilter.get()): Promi
   }
 }
 
+/** Images fetched at once; the next ones come when the rater reaches the last. */
+const QUEUE_PAGE = 200;
+
+/** Appends the queue's next page, if there is one. */
+async function loadMore(): Promise<void> {
+  const state = $queue.get();
+  if (state.status !== 'ready' || !state.next) return;
+  try {
+    const filter = $queueFilter.get();
+    const page = await api
+      .get(`/reviews/queue?filter=${filter}&limit=${QUEUE_PAGE}&after=${encodeURIComponent(state.next)}`)
+      .json<QueuePage>();
+    const now = $queue.get();
+    if (now.status !== 'ready' || now.next !== state.next) return;
+    $queue.set({ ...now, items: [...now.items, ...page.items], next: page.next });
+  } catch (error) {
+    $queueError.set(errorMessage(error, 'Failed to load the review queue'));
+  }
+}
+
 /** Moves by `step` images (1 next, −1 previous), staying inside the queue. */
 export async function moveInQueue(step: number): Promise<void> {
+  if (step > 0) {
+    const before = $queue.get();
+    if (before.status === 'ready' && before.index + step >= before.items.length) await loadMore();
+  }
   const state = $queue.get();
   if (state.status !== 'ready' || state.items.length === 0) return;
   const index = Math.min(Math.max(state.index + step, 0), state.items.length - 1);
@@ -164,7 +189,7 @@ export async function rateCurrent(rating: ReviewRating): Promise<boolean> {
       .json<ImageReview>();
     replaceCurrent(saved, rating);
     const state = $queue.get();
-    const last = state.status === 'ready' && state.index === state.items.length - 1;
+    const last = state.status === 'ready' && state.index === state.items.length - 1 && !state.next;
     $queueAnnouncement.set(`Rated ${RATING_LABELS[rating]}. ${last ? 'That was the last image.' : ''}`);
     if (!last) {
       await moveInQueue(1);

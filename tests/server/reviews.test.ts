@@ -379,4 +379,33 @@ describe('the queue and the agreement figures', () => {
     expect(second.items.map((i: { stored_filename: string }) => i.stored_filename)).toEqual([images[2], images[3]]);
     expect((await call(admin, 'GET', '/reviews/queue?filter=nonsense', undefined, team)).statusCode).toBe(400);
   });
+
+  it('starts the next page after the anchor even when the anchor has left the filter (rated meanwhile)', async () => {
+    const fresh = await call(admin, 'POST', '/workspaces', { name: 'Paging' });
+    const ws = fresh.json().id;
+    const names: string[] = [];
+    for (let i = 0; i < 5; i += 1) names.push(await upload(admin, `p${i}.png`, ws));
+    const page = async (after?: string) =>
+      (
+        await call(
+          admin,
+          'GET',
+          `/reviews/queue?filter=unrated&limit=2${after ? `&after=${after}` : ''}`,
+          undefined,
+          ws,
+        )
+      ).json();
+    const first = await page();
+    expect(first.items.map((i: { stored_filename: string }) => i.stored_filename)).toEqual(names.slice(0, 2));
+    expect(first.next).toBe(names[1]);
+    // The rater rates both, so neither is "not rated by me" any more; the next page still follows them.
+    for (const name of names.slice(0, 2))
+      await call(admin, 'PUT', `/uploads/${name}/review/rating`, { rating: 'usable' }, ws);
+    const second = await page(first.next);
+    expect(second.items.map((i: { stored_filename: string }) => i.stored_filename)).toEqual(names.slice(2, 4));
+    expect(second.total).toBe(3);
+    const third = await page(second.next);
+    expect(third.items.map((i: { stored_filename: string }) => i.stored_filename)).toEqual([names[4]]);
+    expect(third.next).toBeNull();
+  });
 });

@@ -77,14 +77,17 @@ export default async function reviewQueueRoutes(fastify: FastifyInstance): Promi
     { ...reading, schema: { querystring: queueQuery, response: { 200: queuePage, ...errors } } },
     async (request) => {
       const { filter, limit, after } = request.query;
-      const matching = (await itemsFor(request))
-        .filter((entry) => matchesFilter(entry, filter))
-        .map((entry) => entry.item);
-      // An `after` that is no longer in the list (rated meanwhile, deleted) starts from the beginning.
-      const start = after === undefined ? 0 : matching.findIndex((i) => i.stored_filename === after) + 1;
-      const page = matching.slice(start, start + limit);
-      const more = start + limit < matching.length;
-      return { items: page, total: matching.length, next: more ? page.at(-1)!.stored_filename : null };
+      const entries = await itemsFor(request);
+      // `after` anchors in the whole library's order, not in the filtered list: an image rated since the
+      // previous page (and so gone from "not rated by me") still marks where the next page starts.
+      const anchor = after === undefined ? -1 : entries.findIndex((e) => e.item.stored_filename === after);
+      const matches = (list: typeof entries) =>
+        list.filter((entry) => matchesFilter(entry, filter)).map((entry) => entry.item);
+      const rest = matches(entries.slice(anchor + 1));
+      const page = rest.slice(0, limit);
+      const more = rest.length > limit;
+      const total = after === undefined ? rest.length : matches(entries).length;
+      return { items: page, total, next: more ? page.at(-1)!.stored_filename : null };
     },
   );
 

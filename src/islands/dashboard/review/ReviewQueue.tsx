@@ -62,7 +62,7 @@ export default function ReviewQueue() {
         {preview.status === 'none' && <p className="dash-muted">No preview for this file type.</p>}
         {preview.status === 'failed' && <p className="dash-error">Image preview not available.</p>}
         <figcaption>
-          <strong>{name}</strong> · image {queue.index + 1} of {queue.items.length}
+          <strong>{name}</strong> · image {queue.index + 1} of {Math.max(queue.total, queue.items.length)}
           {item.qc_verdict && <> · QC engine: {QC_LABELS[item.qc_verdict]}</>}
         </figcaption>
       </figure>
