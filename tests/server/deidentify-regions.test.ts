@@ -90,6 +90,13 @@ describe('blanking rectangles drawn by a member', () => {
       tool: ['dcmcjpeg', '+e1'],
       syntax: '1.2.840.10008.1.2.4.70',
     },
+    // dcmtk's lossy JPEG baseline of colour, in YBR_FULL: decoded to RGB, as pydicom converts it.
+    {
+      name: 'SC_rgb_jpeg_dcmtk.dcm',
+      source: 'SC_rgb_jpeg_dcmtk.dcm',
+      tool: undefined,
+      syntax: '1.2.840.10008.1.2.4.50',
+    },
     // pydicom's own RLE colour file of two frames.
     { name: 'SC_rgb_rle_2frame.dcm', source: 'SC_rgb_rle_2frame.dcm', tool: undefined, syntax: '1.2.840.10008.1.2.5' },
   ];

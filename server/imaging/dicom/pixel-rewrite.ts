@@ -46,11 +46,21 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Lossy transfer syntaxes and the Lossy Image Compression Method (0028,2114) term of each (PS3.3 C.7.6.1.1.5.1). */
+const LOSSY_METHODS: Record<string, string> = {
+  '1.2.840.10008.1.2.4.50': 'ISO_10918_1',
+  '1.2.840.10008.1.2.4.51': 'ISO_10918_1',
+  '1.2.840.10008.1.2.4.81': 'ISO_14495_1',
+  '1.2.840.10008.1.2.4.91': 'ISO_15444_1',
+  '1.2.840.10008.1.2.4.203': 'ISO_15444_15',
+};
+
 /**
  * The file `dataSet` was parsed from, rewritten in Explicit VR Little Endian with `frames` (decoded samples) as
  * its native pixel data: Photometric Interpretation as the codec left the samples, Planar Configuration 0 for
  * colour, and every other attribute's bytes as they were (compressed syntaxes are all explicit little endian,
- * so they need no re-encoding). Lossy Image Compression (0028,2110) is kept: the pixels' history stays true.
+ * so they need no re-encoding). Pixels that went through a lossy codec say so once stored uncompressed: Lossy
+ * Image Compression (0028,2110) "01" and its method (0028,2114), when the file did not already.
  *
  * Uncompressed rather than compressed again: a lossy codec would degrade the image a second time, one path
  * serves all eight codecs read here, and every toolkit reads Explicit VR Little Endian. The file grows.
@@ -59,37 +69,29 @@ export function withNativePixelData(dataSet: DicomDataSet, frames: SampleFrames)
   const bytes = dataSet.byteArray;
   const sopClass = stringValue(dataSet, 'x00020002') ?? stringValue(dataSet, 'x00080016') ?? '';
   const sopInstance = stringValue(dataSet, 'x00020003') ?? stringValue(dataSet, 'x00080018') ?? '';
-  const parts: Uint8Array[] = [fileMeta(sopClass, sopInstance, EXPLICIT_LE)];
-  const colour = frames.layout.samples === 3;
-  let planarWritten = false;
-  const writePlanar = () => {
-    if (colour && !planarWritten) parts.push(element(0x00280006, 'US', Uint8Array.from([0, 0])));
-    planarWritten = true;
-  };
-  for (const tag of Object.keys(dataSet.elements).sort()) {
+  const syntax = stringValue(dataSet, 'x00020010') ?? '';
+  // Every top-level attribute by tag, then the ones that change or join; written out in tag order.
+  const out = new Map<string, Uint8Array>();
+  for (const tag of Object.keys(dataSet.elements)) {
     // File meta is written anew; group lengths of the data set (retired) would be stale.
     if (tag.startsWith('x0002') || tag.endsWith('0000')) continue;
-    if (tag > 'x00280006') writePlanar();
     const el = dataSet.elements[tag]!;
-    if (tag === 'x00280004') {
-      parts.push(element(0x00280004, 'CS', text(frames.photometric)));
-      continue;
-    }
-    if (tag === 'x00280006') {
-      writePlanar();
-      continue;
-    }
-    if (tag === 'x7fe00010') {
-      const pixels = frames.bytes.length % 2 ? concat([frames.bytes, new Uint8Array(1)]) : frames.bytes;
-      parts.push(element(0x7fe00010, frames.layout.bytesPerSample === 1 ? 'OB' : 'OW', pixels));
-      continue;
-    }
     // Kept whole, header and value, as the parser found it.
     const header = LONG_VRS.has(el.vr ?? 'UN') ? 12 : 8;
-    parts.push(bytes.subarray(el.dataOffset - header, el.dataOffset + el.length));
+    out.set(tag, bytes.subarray(el.dataOffset - header, el.dataOffset + el.length));
   }
-  writePlanar();
-  return concat(parts);
+  out.set('x00280004', element(0x00280004, 'CS', text(frames.photometric)));
+  if (frames.layout.samples === 3) out.set('x00280006', element(0x00280006, 'US', Uint8Array.from([0, 0])));
+  else out.delete('x00280006');
+  const method = LOSSY_METHODS[syntax];
+  if (method && stringValue(dataSet, 'x00282110') !== '01') {
+    out.set('x00282110', element(0x00282110, 'CS', text('01')));
+    if (!stringValue(dataSet, 'x00282114')) out.set('x00282114', element(0x00282114, 'CS', text(method)));
+  }
+  const pixels = frames.bytes.length % 2 ? concat([frames.bytes, new Uint8Array(1)]) : frames.bytes;
+  out.set('x7fe00010', element(0x7fe00010, frames.layout.bytesPerSample === 1 ? 'OB' : 'OW', pixels));
+  const body = [...out.keys()].sort().map((tag) => out.get(tag)!);
+  return concat([fileMeta(sopClass, sopInstance, EXPLICIT_LE), ...body]);
 }
 
 /** A stored file with rectangles blanked in every frame, and whether its pixel data had to be decoded to do it. */
