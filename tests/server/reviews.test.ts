@@ -222,6 +222,14 @@ describe('two tiers', () => {
     expect(again.json()).toEqual({ detail: 'This image already has a final decision' });
     expect((await rate(member, image, 'unusable')).statusCode).toBe(409);
     expect((await call(member, 'DELETE', `/uploads/${image}/review/rating`)).statusCode).toBe(409);
+
+    // The workspace's audit log lists the ratings and the decision under "Ratings".
+    const log = await call(admin, 'GET', `/workspaces/${workspaceId}/audit?kind=rating&limit=200`);
+    const mine = log
+      .json()
+      .items.filter((e: { detail: { stored_filename?: string } }) => e.detail?.stored_filename === image)
+      .map((e: { action: string }) => e.action);
+    expect(mine.sort()).toEqual(['review.decide', 'review.rate', 'review.rate']);
   });
 
   it('refuses a decision on an image that nothing sent to tier 2 (409)', async () => {

@@ -10,7 +10,7 @@ import {
   reviewSettingsUpdate,
 } from '../../../contract/reviews.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
-import { createAuditRepository } from '../audit/audit.repository.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { roleAllows } from '../workspaces/workspace-roles.ts';
 import { agreementOf, matchesFilter, queueItems } from './review-queue.ts';
 import { createReviewSettingsRepository, toReviewSettings } from './review-settings.repository.ts';
@@ -23,7 +23,6 @@ export default async function reviewQueueRoutes(fastify: FastifyInstance): Promi
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const reviews = createReviewsRepository({ db: app.db });
   const settings = createReviewSettingsRepository({ db: app.db });
-  const audit = createAuditRepository({ db: app.db });
   const reading = { preHandler: app.inWorkspace('read') };
 
   /** Every image as the caller may see it (blind reads applied). */
@@ -62,12 +61,7 @@ export default async function reviewQueueRoutes(fastify: FastifyInstance): Promi
         { blind: body.blind, artefactTags: body.artefact_tags, tier2UserIds: body.tier2_user_ids },
         app.clock(),
       );
-      await audit.record({
-        userId: membership.userId,
-        action: 'review.settings',
-        ip: request.ip,
-        detail: { workspace_id: membership.workspaceId, ...body },
-      });
+      await recordAudit(app, request, 'review.settings', { ...body });
       return toReviewSettings(await settings.get(membership.workspaceId));
     },
   );

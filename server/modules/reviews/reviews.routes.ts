@@ -5,7 +5,7 @@ import { assigneesBody, imageReview, ratingBody } from '../../../contract/review
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
-import { createAuditRepository } from '../audit/audit.repository.ts';
+import { recordAudit } from '../audit/record-audit.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { imageReviewFor } from './image-review.ts';
 import { createReviewSettingsRepository } from './review-settings.repository.ts';
@@ -23,7 +23,6 @@ export default async function reviewsRoutes(fastify: FastifyInstance): Promise<v
     settings: createReviewSettingsRepository({ db: app.db }),
   };
   const uploads = createUploadsRepository({ db: app.db });
-  const audit = createAuditRepository({ db: app.db });
 
   /** The caller's membership and the image, which must be in the workspace the request acts in. */
   async function imageOf(request: FastifyRequest<{ Params: { stored_filename: string } }>) {
@@ -68,12 +67,7 @@ export default async function reviewsRoutes(fastify: FastifyInstance): Promise<v
         { rating: body.rating, tags, note: body.note },
         app.clock(),
       );
-      await audit.record({
-        userId: membership.userId,
-        action: 'review.rate',
-        ip: request.ip,
-        detail: { workspace_id: membership.workspaceId, stored_filename: upload.storedFilename, rating: body.rating },
-      });
+      await recordAudit(app, request, 'review.rate', { stored_filename: upload.storedFilename, rating: body.rating });
       return imageReviewFor(deps, membership, upload);
     },
   );
@@ -118,12 +112,7 @@ export default async function reviewsRoutes(fastify: FastifyInstance): Promise<v
       );
       // Two tier-2 reviewers at once: the first decision stands.
       if (!made) throw alreadyDecided();
-      await audit.record({
-        userId: membership.userId,
-        action: 'review.decide',
-        ip: request.ip,
-        detail: { workspace_id: membership.workspaceId, stored_filename: upload.storedFilename, rating: body.rating },
-      });
+      await recordAudit(app, request, 'review.decide', { stored_filename: upload.storedFilename, rating: body.rating });
       return imageReviewFor(deps, membership, upload);
     },
   );
