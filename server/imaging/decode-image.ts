@@ -45,7 +45,7 @@ export async function decodeImage(
   if (!format) throw new UndecodableImageError('This file is not an image format the product can read.');
   if (format === 'dcm') return decodeDicom(bytes);
   if (format === 'nii') return decodeNifti(bytes, limits, timePoint);
-  if (format === 'nrrd') return decodeNrrd(bytes, limits);
+  if (format === 'nrrd') return decodeNrrd(bytes, limits, timePoint);
   if (format === 'bmp') return decodeBmp(bytes);
   return decodeRaster(bytes);
 }

@@ -90,11 +90,20 @@ function vectors(text: string | undefined): number[][] | undefined {
   return found.length ? found : undefined;
 }
 
+/** Axis kinds that are positions in space or time; any other (list, vector…) indexes values at each voxel. */
+const domainKinds = /^(domain|space|time|)$/i;
+
 /**
  * Decodes an NRRD file with its data attached, in raw or gzip encoding; gzip data is inflated no
- * further than the header's sizes declare.
+ * further than the header's sizes declare. Of a 4D file, volume `timePoint` (the first by default):
+ * volumes follow one another when the fourth axis is last (x y z t), and are interleaved voxel by voxel
+ * when a list axis comes first (a diffusion series' gradients: kinds "list domain domain domain").
  */
-export function decodeNrrd(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DECODE_LIMITS): ImageVolume {
+export function decodeNrrd(
+  bytes: Uint8Array,
+  limits: DecodeLimits = DEFAULT_DECODE_LIMITS,
+  timePoint = 0,
+): ImageVolume {
   const { fields, dataOffset } = readNrrdHeader(bytes);
   const type = typeNames[fields.get('type') ?? ''];
   if (!type) throw new UndecodableImageError(`NRRD type "${fields.get('type')}" is not supported.`);
@@ -111,8 +120,12 @@ export function decodeNrrd(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DEC
   // A leading axis of 3 samples whose kind says so is colour; other multi-sample axes are not images.
   const kinds = (fields.get('kinds') ?? '').split(/\s+/);
   const rgb = sizes.length >= 3 && sizes[0] === 3 && /rgb|3-color|vector/i.test(kinds[0] ?? '');
-  const spatial = rgb ? sizes.slice(1) : sizes;
+  const interleaved = !rgb && sizes.length === 4 && !domainKinds.test(kinds[0] ?? '');
+  const spatial = rgb || interleaved ? sizes.slice(1) : sizes;
   const [width = 1, height = 1, depth = 1] = spatial;
+  const timePoints = interleaved ? sizes[0]! : spatial.slice(3).reduce((product, size) => product * size, 1);
+  if (!Number.isInteger(timePoint) || timePoint < 0 || timePoint >= timePoints)
+    throw new RangeError(`Volume ${timePoint} is out of range: this file has ${timePoints}.`);
   const channels = rgb ? 3 : 1;
   assertDecodable(width * height * depth * channels);
   const count = width * height * depth * channels;
@@ -126,8 +139,16 @@ export function decodeNrrd(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DEC
   else if (encoding !== 'raw')
     throw new UndecodableImageError(`NRRD encoding "${encoding}" is not supported (raw and gzip are).`);
   let data: Float32Array;
+  const little = (fields.get('endian') ?? 'little') === 'little';
   try {
-    data = readSamples(payload, type, count, (fields.get('endian') ?? 'little') === 'little');
+    if (interleaved) {
+      // Each voxel holds its values for every volume in turn: volume t is every timePoints-th sample.
+      const all = readSamples(payload, type, count * timePoints, little);
+      data = new Float32Array(count);
+      for (let i = 0; i < count; i++) data[i] = all[i * timePoints + timePoint]!;
+    } else {
+      data = readSamples(payload.subarray(timePoint * count * sampleBytes[type]), type, count, little);
+    }
   } catch {
     throw new UndecodableImageError('The NRRD data is shorter than its header says.');
   }
@@ -171,5 +192,6 @@ export function decodeNrrd(bytes: Uint8Array, limits: DecodeLimits = DEFAULT_DEC
     orientation: columns && space ? axisCodes(columns) : undefined,
     directions: columns && space ? rasDirections(columns) : undefined,
     seriesDescription: fields.get('content'),
+    ...(timePoints > 1 && { timePoints, timePoint }),
   };
 }
