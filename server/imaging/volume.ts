@@ -45,6 +45,8 @@ export interface ImageVolume {
   seriesDescription?: string;
   /** DICOM Protocol Name (0018,1030): images of one protocol form a cohort for the quality check. */
   protocol?: string;
+  /** DICOM SOP Class UID (0008,0016), or the File Meta's Media Storage SOP Class UID when the dataset lacks it. */
+  sopClassUid?: string;
 }
 
 /** Number of voxels in one slice (all channels counted once). */

@@ -1,5 +1,5 @@
 """Writes, with Debian's pydicom, variants of its own test files that its folder lacks: PALETTE COLOR images
-(8-bit indices, 16-bit and 8-bit lookup tables), an enhanced multi-frame image whose rescale lives only in
+(8-bit indices, 16-bit and 8-bit lookup tables, and segmented ones), an enhanced multi-frame image whose rescale lives only in
 its functional groups, and uncompressed RGB and YBR_FULL colour in both planar configurations. Usage: make_variants.py SOURCE_DIR OUT_DIR; prints the file names it wrote.
 """
 
@@ -38,6 +38,21 @@ def palette(source, out, lut_bits):
         ds.add_new(0x00281201 + k, "OW", np.round(curve * top).astype("<u2").tobytes())
     ds.PixelData = indices.tobytes()
     ds.file_meta.TransferSyntaxUID = pydicom.uid.ExplicitVRLittleEndian
+    ds.save_as(out, write_like_original=False)
+
+
+def segmented_palette(source, out):
+    """A PALETTE COLOR image whose tables are given only as segments (PS3.3 C.7.9.2): discrete and linear."""
+    palette(source, out, 16)
+    ds = pydicom.dcmread(out)
+    segments = {
+        "red": [0, 1, 0, 1, 255, 65535],
+        "green": [0, 1, 65535, 1, 255, 0],
+        "blue": [0, 128] + [i * 512 for i in range(128)] + [1, 128, 0],
+    }
+    for k, words in enumerate(segments.values()):
+        del ds[0x00281201 + k]
+        ds.add_new(0x00281221 + k, "OW", np.array(words, dtype="<u2").tobytes())
     ds.save_as(out, write_like_original=False)
 
 
@@ -85,6 +100,7 @@ def main():
     made = {
         "palette-16bit-lut.dcm": lambda path: palette(os.path.join(source, "MR_small.dcm"), path, 16),
         "palette-8bit-lut.dcm": lambda path: palette(os.path.join(source, "CT_small.dcm"), path, 8),
+        "palette-segmented-lut.dcm": lambda path: segmented_palette(os.path.join(source, "CT_small.dcm"), path),
         "enhanced-ct-shared-rescale.dcm": lambda path: enhanced(os.path.join(source, "CT_small.dcm"), path),
         "rgb-planar-1.dcm": lambda path: colour(os.path.join(source, "SC_rgb_jpeg_dcmd.dcm"), path, 1, False),
         "ybr-full-planar-1.dcm": lambda path: colour(os.path.join(source, "SC_rgb_jpeg_dcmd.dcm"), path, 1, True),

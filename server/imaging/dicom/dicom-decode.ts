@@ -158,5 +158,6 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
     origin: origin.every(Number.isFinite) ? origin : undefined,
     seriesDescription: stringValue(dataSet, 'x0008103e'),
     protocol: stringValue(dataSet, 'x00181030'),
+    sopClassUid: stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002'),
   };
 }

@@ -81,8 +81,34 @@ interface LosslessDecoder {
   numComp: number;
 }
 
-/** JPEG Lossless (processes 14 and SV1) through jpeg-lossless-decoder-js (pure JavaScript). */
+/**
+ * Sample precision of a JPEG Lossless stream (its SOF3 frame header), or undefined when it has none.
+ * @example losslessPrecision(Uint8Array.of(0xff, 0xd8, 0xff, 0xc3, 0, 11, 8)) // 8
+ */
+export function losslessPrecision(encoded: Uint8Array): number | undefined {
+  for (let i = 2; i + 4 < encoded.length;) {
+    if (encoded[i] !== 0xff) return undefined;
+    const marker = encoded[i + 1]!;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    if (marker === 0xc3) return encoded[i + 4];
+    if (marker === 0xda) return undefined;
+    i += 2 + ((encoded[i + 2]! << 8) | encoded[i + 3]!);
+  }
+  return undefined;
+}
+
+/**
+ * JPEG Lossless (processes 14 and SV1). Streams of up to 8 bits go to libjpeg-turbo compiled to WebAssembly
+ * (which decodes lossless JPEG since its version 3): jpeg-lossless-decoder-js gets colour streams with
+ * predictor 6 wrong (some samples wrap around), as dcmtk's colour JPEG Lossless shows. Deeper samples, which
+ * the 8-bit build cannot hold, stay with jpeg-lossless-decoder-js (pure JavaScript). Either gives the
+ * samples as stored, with no colour transform.
+ */
 export async function decodeJpegLossless(encoded: Uint8Array): Promise<DecodedFrame> {
+  if ((losslessPrecision(encoded) ?? 16) <= 8) return decodeJpegBaseline(encoded);
   const { Decoder } = require('jpeg-lossless-decoder-js') as { Decoder: new () => LosslessDecoder };
   const decoder = new Decoder();
   const copy = encoded.slice();

@@ -1,5 +1,6 @@
 import type { ImageMetadata } from '../../../contract/previews.ts';
 import { noImageReason, type DicomObjectDescription } from '../../imaging/dicom/dicom-object.ts';
+import { sopClassName } from '../../imaging/dicom/sop-classes.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
 
 /** What the details modal shows about a decoded image. */
@@ -19,6 +20,11 @@ export function imageMetadataOf(volume: ImageVolume, deidentified: boolean): Ima
     series_description: volume.seriesDescription ?? null,
     window: volume.window ?? null,
     deidentified,
+    // A DICOM image names its SOP class as an object without pixels does.
+    ...(volume.sopClassUid && {
+      sop_class: sopClassName(volume.sopClassUid) ?? volume.sopClassUid,
+      sop_class_uid: volume.sopClassUid,
+    }),
   };
 }
 
