@@ -50,13 +50,24 @@ export function wrapAround(values: Float32Array, object: Uint8Array, width: numb
   return worst;
 }
 
+/** What measureQuality has already measured that the MR measures use. */
+export interface MrGiven {
+  efc: number;
+  fber: number;
+  ghost?: number;
+  /** backgroundNoise(values, background, true) on the background outside `grown`, when it was computed. */
+  rayleigh?: ReturnType<typeof backgroundNoise>;
+  /** moments(values, object, 1). */
+  foreground?: ReturnType<typeof moments>;
+}
+
 /**
  * MR magnitude images, after MRIQC: SNR with the Rician (Rayleigh background) correction, CNR and CJV
  * between the two tissue classes Otsu finds in the head, EFC and FBER (given), INU as the spread of the
  * low-pass tissue intensity, ghosting (half-FOV), background structure (motion ghosts), wrap-around
  * (object at the edge of the field of view), clipping and blur.
  */
-export function mrMeasures(c: MeasureContext, given: { efc: number; fber: number; ghost?: number }): Measures {
+export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const { values, width, height, object, grown } = c;
   const n = values.length;
   const background = new Uint8Array(n);
@@ -66,8 +77,10 @@ export function mrMeasures(c: MeasureContext, given: { efc: number; fber: number
     bgN += background[i]!;
   }
   const enough = bgN >= Math.max(64, n * 0.05);
-  const noise = enough ? backgroundNoise(values, background, true) : { sigma: 0, model: 'laplacian', mean: 0 };
-  const fg = moments(values, object, 1);
+  const noise = enough
+    ? (given.rayleigh ?? backgroundNoise(values, background, true))
+    : { sigma: 0, model: 'laplacian', mean: 0 };
+  const fg = given.foreground ?? moments(values, object, 1);
   // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
   // high-pass noise estimate stands in, without the Rayleigh correction.
   const sigma = noise.sigma > 0 ? noise.sigma : robustNoise(values, width, height, object);

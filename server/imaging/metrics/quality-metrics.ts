@@ -5,7 +5,7 @@ import { ctMeasures } from './ct-metrics.ts';
 import { finiteOr, finiteValues } from './finite.ts';
 import { histologyMeasures } from './histology-metrics.ts';
 import { modalityFamily, type ModalityFamily } from './modality.ts';
-import { mrMeasures } from './mr-metrics.ts';
+import { mrMeasures, type MrGiven } from './mr-metrics.ts';
 import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
 import { histogram, moments, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
@@ -64,13 +64,24 @@ function entropyFocus(values: Float32Array, all: Histogram, offset: number): num
  * MRIQC's foreground-background energy ratio: median of squared foreground over median of squared
  * background; since squaring is monotonic on magnitudes, that is the squared ratio of median magnitudes.
  */
-function energyRatio(values: Float32Array, object: Uint8Array, background: Uint8Array, offset: number): number {
-  const magnitude = new Float32Array(values.length);
-  let top = 0;
-  for (let i = 0; i < values.length; i++) {
-    const m = Math.abs(values[i]! - offset);
-    magnitude[i] = m;
-    if (m > top) top = m;
+function energyRatio(
+  values: Float32Array,
+  object: Uint8Array,
+  background: Uint8Array,
+  offset: number,
+  all: Histogram,
+): number {
+  // Magnitudes of non-negative values about 0 are the values themselves: no copy is needed.
+  let magnitude = values;
+  let top = Math.max(0, all.max);
+  if (offset !== 0 || all.min < 0) {
+    magnitude = new Float32Array(values.length);
+    top = 0;
+    for (let i = 0; i < values.length; i++) {
+      const m = Math.abs(values[i]! - offset);
+      magnitude[i] = m;
+      if (m > top) top = m;
+    }
   }
   // The background keeps its own (narrow) binning for precision; the foreground shares the known range.
   const bg = percentile(histogram(magnitude, background), 50) ** 2;
@@ -109,8 +120,9 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
   const fg = moments(values, object, 1);
   const offset = modality === 'MR' ? 0 : percentile(all, 0.5);
   const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
+  const magnitude = modality === 'MR' && percentile(all, 0.5) >= 0;
   const noise = enoughBackground
-    ? backgroundNoise(values, background, modality === 'MR' && percentile(all, 0.5) >= 0)
+    ? backgroundNoise(values, background, magnitude)
     : { sigma: laplacianNoise(values, width, height), model: 'laplacian' as const, mean: percentile(all, 1) };
   const sigma = Math.max(noise.sigma, 1e-6);
   const fgHist = histogram(values, object, undefined, [all.min, all.max]);
@@ -129,7 +141,7 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
     Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
   const efc = entropyFocus(values, all, offset);
   const ghost = enoughBackground ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
-  const fber = enoughBackground ? energyRatio(values, object, background, offset) : 0;
+  const fber = enoughBackground ? energyRatio(values, object, background, offset, all) : 0;
   const context: MeasureContext = {
     values,
     rgb: volume.channels === 3 ? volume.data : undefined,
@@ -145,7 +157,14 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
   return finiteMetrics({
     modality,
     family: family === 'SM' && !context.rgb ? 'XR' : family,
-    measures: familyMeasures(family, context, { efc, fber: Math.min(fber, 1e6), ghost }),
+    measures: familyMeasures(family, context, {
+      efc,
+      fber: Math.min(fber, 1e6),
+      ghost,
+      // The MR measures estimate the air's Rayleigh noise on this same background: measured once.
+      rayleigh: enoughBackground && magnitude ? noise : undefined,
+      foreground: fg,
+    }),
     protocol: whole.protocol?.trim() || undefined,
     dimensions: [whole.width, whole.height, whole.depth],
     foregroundFraction: fg.n / values.length,
@@ -165,11 +184,7 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
 }
 
 /** The measurements of the image's family; a grey image labelled as a slide is judged as a projection image. */
-function familyMeasures(
-  family: ModalityFamily,
-  c: MeasureContext,
-  mr: { efc: number; fber: number; ghost?: number },
-): Measures {
+function familyMeasures(family: ModalityFamily, c: MeasureContext, mr: MrGiven): Measures {
   switch (family) {
     case 'CT':
       return ctMeasures(c);
