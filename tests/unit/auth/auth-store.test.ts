@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../server/helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from '../../server/helpers/users.ts';
+import { totpCodeAt } from '../../../server/modules/mfa/totp.ts';
 
 type AuthStore = typeof import('../../../src/stores/auth.ts');
 type SessionStore = typeof import('../../../src/stores/session.ts');
@@ -68,6 +69,32 @@ describe('the session and auth stores against the real API', () => {
   it('turns a 401 into "Invalid email or password." and stores nothing', async () => {
     await expect(auth.signIn(user.email, 'Wrong-Password-1')).rejects.toThrow('Invalid email or password.');
     expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('with MFA on, asks for a code and stores the session only once the code is right', async () => {
+    const guarded = await createSignedInUser(t, { name: 'Grace' });
+    const enrol = await t.app.inject({ method: 'POST', url: '/api/v1/account/mfa/enrol', headers: guarded.auth });
+    const { secret } = enrol.json() as { secret: string };
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/account/mfa/confirm',
+      headers: guarded.auth,
+      payload: { code: totpCodeAt(secret, new Date()) },
+    });
+    expect(confirm.statusCode).toBe(200);
+
+    const first = await auth.signIn(guarded.email, guarded.password);
+    expect(first.status).toBe('code-needed');
+    expect(localStorage.getItem('token')).toBeNull();
+    const mfaToken = first.status === 'code-needed' ? first.mfaToken : '';
+    await expect(auth.signInWithCode(mfaToken, '000000')).rejects.toThrow(
+      'That code is not right, or it was used already. Try the current code.',
+    );
+    expect(localStorage.getItem('token')).toBeNull();
+    // The next step's code: the one that confirmed the enrolment cannot be used again.
+    await auth.signInWithCode(mfaToken, totpCodeAt(secret, new Date(Date.now() + 30_000)));
+    for (const key of SESSION_KEYS) expect(localStorage.getItem(key), key).not.toBeNull();
+    expect(JSON.parse(localStorage.getItem('user')!)).toMatchObject({ name: 'Grace', email: guarded.email });
   });
 
   it('signs out: the token is revoked on the server and every key removed', async () => {
