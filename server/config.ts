@@ -25,6 +25,8 @@ export interface Config {
   trustProxy: false | number | string[];
   /** Strict-Transport-Security max-age sent on answers over HTTPS (seen directly or from a trusted proxy); 0 sends none. */
   hstsMaxAge: number;
+  /** AES-256 key that seals TOTP secrets in the database; undefined keeps them unsealed (server-only). */
+  mfaEncryptionKey: Buffer | undefined;
 }
 
 /** A configuration value that cannot be used; its message names the variable. */
@@ -64,6 +66,17 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
     throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   }
   return raw;
+}
+
+/** MFA_ENCRYPTION_KEY: 32 bytes, written as 64 hex digits or in base64. */
+function key32(env: Env, name: string): Buffer | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  const bytes = /^[\da-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (bytes.length !== 32 || (!/^[\da-f]{64}$/i.test(raw) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(raw))) {
+    throw new ConfigError(name, 'must be 32 bytes, written as 64 hex digits or in base64 (openssl rand -hex 32)');
+  }
+  return bytes;
 }
 
 const ADDRESS_OR_RANGE = /^(?:[\d.]+|[\da-f:.]+)(?:\/\d{1,3})?$/i;
@@ -129,5 +142,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: trustProxy(env),
     hstsMaxAge: integer(env, 'HSTS_MAX_AGE', 31_536_000, 0, 2 * 31_536_000),
+    mfaEncryptionKey: key32(env, 'MFA_ENCRYPTION_KEY'),
   };
 }

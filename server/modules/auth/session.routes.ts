@@ -14,7 +14,7 @@ import type { UserRow } from './users.repository.ts';
 /** POST /auth/login and POST /auth/logout. */
 export function sessionRoutes(app: FastifyInstance, auth: AuthContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const mfa = createMfaRepository({ db: app.db });
+  const mfa = createMfaRepository({ db: app.db, secretKey: app.config.mfaEncryptionKey });
 
   /** Starts a session for the user and answers as SPEC §3 describes the login response. */
   async function signedIn(user: UserRow) {

@@ -1,30 +1,39 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
 import { mfaFactors, mfaRecoveryCodes } from './mfa.table.ts';
+import { openSecret, sealSecret } from './secret-box.ts';
 
-/** A user's authenticator as stored. */
+/** A user's authenticator, with its secret opened. */
 export type MfaFactor = typeof mfaFactors.$inferSelect;
 
-/** Authenticators and recovery codes: enrol, confirm, use a code once, turn off. */
-export function createMfaRepository({ db }: { db: Database }) {
+/**
+ * Authenticators and recovery codes: enrol, confirm, use a code once, turn off. With `secretKey`, TOTP
+ * secrets are sealed with AES-256-GCM before they reach the database.
+ */
+export function createMfaRepository({ db, secretKey }: { db: Database; secretKey?: Buffer | undefined }) {
   return {
     /** The user's authenticator, confirmed or waiting for its first code; undefined when none. */
     async find(userId: string): Promise<MfaFactor | undefined> {
       const [row] = await db.select().from(mfaFactors).where(eq(mfaFactors.userId, userId)).limit(1);
-      return row;
+      return row && { ...row, secret: openSecret(row.secret, userId, secretKey) };
     },
 
     /** Whether sign-in must ask this user for a code. */
     async isEnabled(userId: string): Promise<boolean> {
-      const factor = await this.find(userId);
-      return Boolean(factor?.confirmedAt);
+      const [row] = await db
+        .select({ confirmedAt: mfaFactors.confirmedAt })
+        .from(mfaFactors)
+        .where(eq(mfaFactors.userId, userId))
+        .limit(1);
+      return Boolean(row?.confirmedAt);
     },
 
     /**
      * Starts (or restarts) an enrolment with a new secret; false when an authenticator is already
      * confirmed, which only turning MFA off may replace.
      */
-    async startEnrolment(userId: string, secret: string, now: Date): Promise<boolean> {
+    async startEnrolment(userId: string, plainSecret: string, now: Date): Promise<boolean> {
+      const secret = sealSecret(plainSecret, userId, secretKey);
       const rows = await db
         .insert(mfaFactors)
         .values({ userId, secret, createdAt: now })

@@ -21,7 +21,7 @@ import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 /** GET /account/mfa, POST /account/mfa/enrol, /account/mfa/confirm and /account/mfa/disable. */
 export function mfaRoutes(app: FastifyInstance, auth: AuthContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const mfa = createMfaRepository({ db: app.db });
+  const mfa = createMfaRepository({ db: app.db, secretKey: app.config.mfaEncryptionKey });
   const guarded = { preHandler: app.authenticate };
 
   routes.get(

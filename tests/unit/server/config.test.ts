@@ -25,6 +25,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', 'true'],
     ['TRUST_PROXY', '10.0.0.1, evil host'],
     ['HSTS_MAX_AGE', 'forever'],
+    ['MFA_ENCRYPTION_KEY', 'secret'],
+    ['MFA_ENCRYPTION_KEY', 'ab'.repeat(31)],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}:`));
@@ -47,5 +49,13 @@ describe('loadConfig', () => {
     ]);
     expect(loadConfig({}).hstsMaxAge).toBe(31_536_000);
     expect(loadConfig({ HSTS_MAX_AGE: '0' }).hstsMaxAge).toBe(0);
+  });
+
+  it('reads MFA_ENCRYPTION_KEY as 32 bytes in hex or base64, and leaves it unset by default', () => {
+    expect(loadConfig({}).mfaEncryptionKey).toBeUndefined();
+    const hex = '0f'.repeat(32);
+    expect(loadConfig({ MFA_ENCRYPTION_KEY: hex }).mfaEncryptionKey).toEqual(Buffer.from(hex, 'hex'));
+    const base64 = Buffer.alloc(32, 7).toString('base64');
+    expect(loadConfig({ MFA_ENCRYPTION_KEY: base64 }).mfaEncryptionKey).toEqual(Buffer.alloc(32, 7));
   });
 });
