@@ -42,6 +42,9 @@ test('an admin filters the audit log of a team workspace and exports what it sho
 
   const knee = await uploadTo(request, member, team.id, 'knee.png');
   expect((await request.get(`/api/v1/uploads/${knee}`, { headers: bearer(member, team.id) })).status()).toBe(200);
+  // Enough events for a second page.
+  for (let i = 0; i < 50; i++)
+    expect((await request.get(`/api/v1/uploads/${knee}`, { headers: bearer(admin, team.id) })).status()).toBe(200);
   const hand = await uploadTo(request, admin, team.id, 'hand.png');
   expect((await request.delete(`/api/v1/uploads/${hand}`, { headers: bearer(admin, team.id) })).status()).toBe(204);
   await logIn(request, member.email);
@@ -55,8 +58,15 @@ test('an admin filters the audit log of a team workspace and exports what it sho
   const table = page.getByRole('table', { name: 'Audit log of Neuro QC' });
   await expect(table.getByRole('row', { name: /Deleted an image hand\.png/ })).toBeVisible();
   await expect(table.getByRole('row', { name: /=Mallory Member Signed in/ })).toBeVisible();
-  await expect(table.getByRole('row', { name: /Joined from an invitation/ })).toBeVisible();
+  const count = page.getByRole('status').filter({ hasText: /^Showing/ });
+  await expect(count).toHaveText('Showing 50 events; more are older.');
+  await expect(table.getByRole('row', { name: /Joined from an invitation/ })).toHaveCount(0);
   await expectAccessible(page);
+  await page.getByRole('button', { name: 'Show older events' }).click();
+  await expect(count).toHaveText('Showing 58 events.');
+  await expect(table.getByRole('row', { name: /Joined from an invitation/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Show older events' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Audit log of Neuro QC' })).toBeFocused();
 
   // Who: the member; What: downloads. Applied with the keyboard, from the last field.
   await page.getByLabel('Who').selectOption({ label: `=Mallory Member (${member.email})` });
@@ -65,7 +75,7 @@ test('an admin filters the audit log of a team workspace and exports what it sho
   const day = new Date().toISOString().slice(0, 10);
   await page.getByLabel('To (day, included)').fill(day);
   await page.getByLabel('To (day, included)').press('Enter');
-  await expect(page.getByRole('status').filter({ hasText: 'Showing 1 event.' })).toBeVisible();
+  await expect(count).toHaveText('Showing 1 event.');
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table.getByRole('row').nth(1)).toContainText('Downloaded an image');
   await expect(table.getByRole('row').nth(1)).toContainText('knee.png');

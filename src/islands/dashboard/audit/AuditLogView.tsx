@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { AUDIT_KINDS, auditKinds, type AuditItem, type AuditKind } from '../../../../contract/audit.ts';
 import type { MemberItem } from '../../../../contract/workspaces.ts';
 import {
@@ -124,6 +124,7 @@ export default function AuditLogView() {
   const members = useStore($members);
   const [exportNote, setExportNote] = useState<{ ok: boolean; text: string }>({ ok: true, text: '' });
   const [exporting, setExporting] = useState(false);
+  const tableRegion = useRef<HTMLDivElement>(null);
   const workspaceId = current?.id;
   const isAdmin = current?.role === 'admin';
 
@@ -183,7 +184,13 @@ export default function AuditLogView() {
           {log.status === 'failed' ? <p className="dash-error">{log.message}</p> : null}
           {log.status === 'ready' && log.items.length > 0 ? (
             <>
-              <div className="audit-table-wrap" role="region" aria-labelledby="audit-caption" tabIndex={0}>
+              <div
+                className="audit-table-wrap"
+                role="region"
+                aria-labelledby="audit-caption"
+                tabIndex={0}
+                ref={tableRegion}
+              >
                 <table className="dash-table audit-table">
                   <caption id="audit-caption" className="visually-hidden">
                     Audit log of {current.name}
@@ -228,7 +235,12 @@ export default function AuditLogView() {
                   type="button"
                   className="dash-quiet"
                   disabled={log.loadingMore}
-                  onClick={() => void loadMoreAudit(current.id)}
+                  onClick={async () => {
+                    await loadMoreAudit(current.id);
+                    // The button goes with the last page: focus moves to the table rather than to nowhere.
+                    const after = $auditLog.get();
+                    if (after.status === 'ready' && !after.next) tableRegion.current?.focus();
+                  }}
                 >
                   {log.loadingMore ? 'Loading...' : 'Show older events'}
                 </button>
