@@ -54,6 +54,9 @@ test('a region drawn with the keyboard is blanked in the de-identified download'
   await expect(drawn.getByLabel('Left')).toHaveValue(/^1[5-7]$/);
   await expect(drawn.getByLabel('Width')).toHaveValue(/^1[5-7]$/);
   await dialog.getByRole('button', { name: 'Remove region 2' }).click();
+  // A click without a drag adds nothing.
+  await page.mouse.click(box.x + box.width / 8, box.y + box.height / 8);
+  await expect(frame).toHaveAccessibleName('First frame, 64 × 64 pixels: 1 region drawn');
   await expect(dialog.getByRole('group', { name: 'Region 2' })).toHaveCount(0);
 
   // The preview's grey at the region's centre, before and after: the modal shows the blanked pixels at once.

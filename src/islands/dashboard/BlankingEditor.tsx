@@ -195,7 +195,13 @@ export default function BlankingEditor({
           const y = Math.min(drag.y, at.y);
           update(selected, { x, y, width: Math.abs(at.x - drag.x), height: Math.abs(at.y - drag.y) });
         }}
-        onPointerUp={() => setDrag(undefined)}
+        onPointerUp={() => {
+          if (!drag) return;
+          setDrag(undefined);
+          // A click without a drag draws nothing: the one-pixel region it started is taken back.
+          const r = regions[selected];
+          if (r && r.width < 2 && r.height < 2) remove(selected);
+        }}
       >
         <img src={frame.url} alt="" draggable={false} />
         {regions.map((r, i) => (
