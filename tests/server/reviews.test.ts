@@ -275,6 +275,25 @@ describe('blind double reads', () => {
     expect((await review(member, image)).json().ratings).toHaveLength(2);
   });
 
+  it('leaves out of the agreement figures the images whose ratings the caller may not see yet', async () => {
+    const fresh = await call(admin, 'POST', '/workspaces', { name: 'Blind figures' });
+    const ws = fresh.json().id;
+    await t.app.workspaces.addMember(ws, member.id, 'member', t.clock.now());
+    await t.app.workspaces.addMember(ws, reviewer.id, 'reviewer', t.clock.now());
+    await call(admin, 'PATCH', '/reviews/settings', { blind: true }, ws);
+    const image = await upload(admin, 'figures.png', ws);
+    await call(member, 'PUT', `/uploads/${image}/review/rating`, { rating: 'usable' }, ws);
+    await call(reviewer, 'PUT', `/uploads/${image}/review/rating`, { rating: 'unusable' }, ws);
+    // The admin has not rated it: the member–reviewer pair counts no image for them.
+    const before = (await call(admin, 'GET', '/reviews/agreement', undefined, ws)).json();
+    expect(before.pairs).toEqual([]);
+    expect(before.workspace.units).toBe(0);
+    // The member has: the same pair shows its one image, rated differently.
+    const after = (await call(member, 'GET', '/reviews/agreement', undefined, ws)).json();
+    expect(after.pairs).toHaveLength(1);
+    expect(after.pairs[0]).toMatchObject({ n: 1, observed: 0 });
+  });
+
   it('shows a tier-2 reviewer the ratings of an image waiting for them', async () => {
     const image = await upload(admin, 'blind-tier2.png');
     await rate(member, image, 'questionable');

@@ -25,21 +25,25 @@ export default async function reviewQueueRoutes(fastify: FastifyInstance): Promi
   const settings = createReviewSettingsRepository({ db: app.db });
   const reading = { preHandler: app.inWorkspace('read') };
 
-  /** Every image as the caller may see it (blind reads applied). */
-  async function itemsFor(request: FastifyRequest) {
+  /** The workspace's table and every image as the caller may see it (blind reads applied). */
+  async function seenBy(request: FastifyRequest) {
     const membership = currentMembership(request);
     const [table, stored] = await Promise.all([
       reviews.workspaceTable(membership.workspaceId, membership.userId),
       settings.get(membership.workspaceId),
     ]);
     const canRate = roleAllows(membership.role, 'rate');
-    return queueItems(table, {
+    const entries = queueItems(table, {
       userId: membership.userId,
       canRate,
       tier2: canRate && stored.tier2UserIds.includes(membership.userId),
       blind: stored.blind,
     });
+    return { table, entries };
   }
+
+  /** Every image as the caller may see it. */
+  const itemsFor = async (request: FastifyRequest) => (await seenBy(request)).entries;
 
   app.get(
     '/reviews/settings',
@@ -95,10 +99,14 @@ export default async function reviewQueueRoutes(fastify: FastifyInstance): Promi
     '/reviews/agreement',
     { ...reading, schema: { response: { 200: agreementReport, ...errors } } },
     async (request) => {
-      const membership = currentMembership(request);
-      const table = await reviews.workspaceTable(membership.workspaceId, membership.userId);
-      const names = await reviews.namesOf([...new Set(table.ratings.map((r) => r.raterId))]);
-      return agreementOf(table, names);
+      const { table, entries } = await seenBy(request);
+      // Blind reads hold for the figures too: an image whose ratings the caller may not see yet counts for
+      // nothing, or a pair's kappa over few images would tell what the other raters chose.
+      const hidden = new Set(entries.filter((e) => e.item.status === 'hidden').map((e) => e.item.stored_filename));
+      const hiddenIds = new Set(table.images.filter((i) => hidden.has(i.storedFilename)).map((i) => i.id));
+      const seen = { ...table, ratings: table.ratings.filter((r) => !hiddenIds.has(r.uploadId)) };
+      const names = await reviews.namesOf([...new Set(seen.ratings.map((r) => r.raterId))]);
+      return agreementOf(seen, names);
     },
   );
 }
