@@ -26,6 +26,9 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Longest a single statement may run before the database cancels it. */
 export const STATEMENT_TIMEOUT_MS = 15_000;
 
+/** How often the embedded PGlite refreshes the planner's statistics, which PostgreSQL's autovacuum keeps. */
+export const PGLITE_ANALYZE_EVERY_MS = 10 * 60_000;
+
 /**
  * Opens PostgreSQL when a URL is given, otherwise PGlite in `pgliteDir` (or in memory when that is
  * undefined too), applies the committed migrations and returns the handle.
@@ -56,7 +59,19 @@ export async function openDatabase(options: { url?: string; pgliteDir?: string }
   await client.exec(`SET statement_timeout = ${STATEMENT_TIMEOUT_MS}`);
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Database, engine: 'pglite', close: () => client.close() };
+  // PGlite runs no autovacuum, so its planner never learns how tables grow: a page of a 3,000-item library
+  // was a bitmap scan and a sort of every item (42 ms) until ANALYZE, then an index scan of 100 (under 1 ms).
+  await client.exec('ANALYZE');
+  const analyzing = setInterval(() => void client.exec('ANALYZE').catch(() => {}), PGLITE_ANALYZE_EVERY_MS);
+  analyzing.unref();
+  return {
+    db: db as unknown as Database,
+    engine: 'pglite',
+    close: async () => {
+      clearInterval(analyzing);
+      await client.close();
+    },
+  };
 }
 
 /**
