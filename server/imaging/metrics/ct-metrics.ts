@@ -1,5 +1,5 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { blockStats, edgeWidth, pick, quantile } from './image-stats.ts';
+import { blockStats, edgeWidth, pick, quantile, quantileInPlace } from './image-stats.ts';
 import { dilate } from './mask.ts';
 import { smoothInPlane } from './sharpness.ts';
 
@@ -7,6 +7,15 @@ const SOFT: [number, number] = [-150, 250];
 
 const ANGLES = 36;
 const SEGMENTS = 8;
+
+/** The values where `mask` is set, as doubles (for a percentile by selection). */
+function selected(values: Float32Array, mask: Uint8Array): Float64Array {
+  let count = 0;
+  for (let i = 0; i < mask.length; i++) if (mask[i]) count++;
+  const out = new Float64Array(count);
+  for (let i = 0, k = 0; i < mask.length; i++) if (mask[i]) out[k++] = values[i]!;
+  return out;
+}
 
 /** The median of the finite entries, 0 for none. */
 function medianOf(values: number[]): number {
@@ -164,18 +173,9 @@ export function ctMeasures(c: MeasureContext): Measures {
   // The quietest quarter of whole blocks is homogeneous tissue; edges and structure only raise a block's SD.
   const noise = softSd.length >= 4 ? quantile(softSd, 25) : airSd.length >= 4 ? quantile(airSd, 25) : 0;
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
-  const airHu = airN
-    ? quantile(
-        pick(smooth, (i) => air[i] === 1),
-        10,
-      )
-    : -1000;
-  const softValues = pick(values, (i) => soft[i] === 1);
-  const softHu = softN ? quantile(softValues, 50) : 40;
-  const fatHu = quantile(
-    pick(values, (i) => fat[i] === 1),
-    50,
-  );
+  const airHu = airN ? quantileInPlace(selected(smooth, air), 10) : -1000;
+  const softHu = softN ? quantileInPlace(selected(values, soft), 50) : 40;
+  const fatHu = quantileInPlace(selected(values, fat), 50);
   // Calibration error in HU: how far air is from -1000 and soft tissue from the 0–60 band.
   // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -850 is fine.
   const huError = Math.max(
@@ -187,21 +187,24 @@ export function ctMeasures(c: MeasureContext): Measures {
   // Tissue judged on the smoothed image, so the streaks themselves do not take their pixels out of it.
   const smoothSoft = soft;
   // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values keep them out.
-  const edges = dilate(
-    Uint8Array.from(smoothSoft, (s, i) => (s && values[i]! > -300 && values[i]! < 400 ? 0 : 1)),
-    width,
-    height,
-    2,
-  );
-  const keep = Uint8Array.from(smoothSoft, (s, i) => (s && !edges[i] ? 1 : 0));
-  const residualSd = quantile(pick(residual, (i) => keep[i] === 1).map(Math.abs), 50) * 1.4826;
+  const notSoft = new Uint8Array(n);
+  for (let i = 0; i < n; i++) notSoft[i] = smoothSoft[i] && values[i]! > -300 && values[i]! < 400 ? 0 : 1;
+  const edges = dilate(notSoft, width, height, 2);
+  const keep = new Uint8Array(n);
+  let keepN = 0;
+  for (let i = 0; i < n; i++)
+    if (smoothSoft[i] && !edges[i]) {
+      keep[i] = 1;
+      keepN++;
+    }
+  const kept = new Float64Array(keepN);
+  for (let i = 0, k = 0; i < n; i++) if (keep[i]) kept[k++] = Math.abs(residual[i]!);
+  const residualSd = quantileInPlace(kept, 50) * 1.4826;
   // Rings run through the air around the body as well: homogeneous air (away from its edges) is judged too.
-  const airEdges = dilate(
-    Uint8Array.from(air, (a, i) => (a && smooth[i]! <= -700 && values[i]! > -1150 && values[i]! < -650 ? 0 : 1)),
-    width,
-    height,
-    2,
-  );
+  const notAir = new Uint8Array(n);
+  for (let i = 0; i < n; i++)
+    notAir[i] = air[i] && smooth[i]! <= -700 && values[i]! > -1150 && values[i]! < -650 ? 0 : 1;
+  const airEdges = dilate(notAir, width, height, 2);
   // Rings are judged away from bone and the body's outline (5 voxels off): a round head's thin layer of fluid
   // inside the skull is a centred circle of its own.
   const farEdges = dilate(edges, width, height, 5);

@@ -6,6 +6,7 @@ import {
   pick,
   pileUp,
   quantile,
+  quantileInPlace,
   robustNoise,
   selectInPlace,
 } from './image-stats.ts';
@@ -157,10 +158,14 @@ export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
   const { mask } = fieldMask(c);
-  const field = pick(values, (i) => mask[i] === 1);
-  const p1 = quantile(field, 1),
-    p50 = quantile(field, 50),
-    p99 = quantile(field, 99);
+  let fieldN = 0;
+  for (let i = 0; i < values.length; i++) if (mask[i] === 1) fieldN++;
+  const field = new Float64Array(fieldN);
+  for (let i = 0, k = 0; i < values.length; i++) if (mask[i] === 1) field[k++] = values[i]!;
+  // Selection reorders the field's values, which leaves every later percentile of them the same.
+  const p1 = quantileInPlace(field, 1),
+    p50 = quantileInPlace(field, 50),
+    p99 = quantileInPlace(field, 99);
   const level = (p50 - low) / (high - low);
   const saturated = Math.max(saturatedInside(values, width, height, high), saturatedInField(values, width, height));
   const noiseSd = robustNoise(values, width, height, mask);
@@ -233,7 +238,8 @@ export function nuclearMeasures(c: MeasureContext): Measures {
   // The body, not only the hottest organs Otsu would pick: a tenth of the near-maximum uptake.
   const copy = Float32Array.from(values);
   const top = copy.length ? selectInPlace(copy, Math.floor(copy.length * 0.995)) : 0;
-  const object = Uint8Array.from(values, (v) => (v > top * 0.1 && top > 0 ? 1 : 0));
+  const object = new Uint8Array(values.length);
+  if (top > 0) for (let i = 0; i < values.length; i++) object[i] = values[i]! > top * 0.1 ? 1 : 0;
   const blocks = blockStats(values, width, height, 6, object);
   const ratios: number[] = [];
   for (let k = 0; k < blocks.count; k++)
