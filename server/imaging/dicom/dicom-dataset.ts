@@ -1,6 +1,7 @@
 import dicomParser from 'dicom-parser';
 import { inflateAtMost, inflateHead } from '../bounded-inflate.ts';
 import { DEFAULT_DECODE_LIMITS, UndecodableImageError } from '../volume.ts';
+import { cutOverrunItems } from './overrun-items.ts';
 import { normalisePart10 } from './part10.ts';
 
 /** A parsed DICOM data set as dicom-parser gives it. */
@@ -69,6 +70,32 @@ function inflate(bytes: Uint8Array, position: number): Uint8Array {
  * tag in implicit-VR data sets (a data dictionary), so their sequences and UIDs are known for what they are.
  */
 export function parseDicom(input: Uint8Array, vrOf?: (tag: string) => string | undefined): DicomDataSet {
+  try {
+    return parseOnce(input, vrOf);
+  } catch (error) {
+    // An item longer than what is left of its sequence: read as far as its bytes go, as pydicom does.
+    const repaired = repairable(input);
+    if (!repaired) throw error;
+    try {
+      return parseOnce(repaired, vrOf);
+    } catch {
+      throw error;
+    }
+  }
+}
+
+/** The bytes with overrunning sequence items cut (see overrun-items.ts), when the data set is explicit little endian and has any. */
+function repairable(input: Uint8Array): Uint8Array | undefined {
+  try {
+    const { bytes, dataSetStart, encoding } = normalisePart10(input);
+    const explicitLittle = encoding !== IMPLICIT_LE && encoding !== EXPLICIT_BE && encoding !== DEFLATED;
+    return explicitLittle ? cutOverrunItems(bytes, dataSetStart) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseOnce(input: Uint8Array, vrOf?: (tag: string) => string | undefined): DicomDataSet {
   try {
     const { bytes, dataSetStart, encoding } = normalisePart10(input);
     const little = dicomParser.littleEndianByteArrayParser;
