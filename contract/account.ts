@@ -80,3 +80,15 @@ export const emailChangedResponse = z.object({
   email: z.string().describe('The address the account now signs in with'),
 });
 export type EmailChangedResponse = z.infer<typeof emailChangedResponse>;
+
+/** The time zones Settings offers (SPEC §2). */
+export const TIME_ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo'] as const;
+/** The date formats Settings offers: 2026-11-24, 24/11/2026, 11/24/2026 (12-hour clock), 24 Nov 2026. */
+export const DATE_FORMAT_IDS = ['iso', 'dmy', 'mdy', 'long'] as const;
+
+/** How the user's dates are written, as GET and PUT /account/preferences carry it. */
+export const datePreferences = z.object({
+  time_zone: z.enum(TIME_ZONES).describe('IANA time zone every date is shown in'),
+  date_format: z.enum(DATE_FORMAT_IDS).describe('iso (YYYY-MM-DD), dmy (DD/MM/YYYY), mdy (MM/DD/YYYY) or long'),
+});
+export type DatePreferencesBody = z.infer<typeof datePreferences>;

@@ -15,6 +15,7 @@ import deidentificationRoutes from './modules/deidentification/deidentification.
 import blankingRoutes from './modules/deidentification/blanking.routes.ts';
 import workspacesRoutes from './modules/workspaces/workspaces.routes.ts';
 import invitesRoutes from './modules/workspaces/invites.routes.ts';
+import preferencesRoutes from './modules/preferences/preferences.routes.ts';
 import commentsRoutes from './modules/comments/comments.routes.ts';
 import reviewsRoutes from './modules/reviews/reviews.routes.ts';
 import reviewQueueRoutes from './modules/reviews/review-queue.routes.ts';
@@ -38,6 +39,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(blankingRoutes);
   await app.register(workspacesRoutes);
   await app.register(invitesRoutes);
+  await app.register(preferencesRoutes);
   await app.register(commentsRoutes);
   await app.register(reviewsRoutes);
   await app.register(reviewQueueRoutes);

@@ -17,3 +17,4 @@ export * from '../modules/deidentification/uid-salts.table.ts';
 export * from '../modules/mfa/mfa.table.ts';
 export * from '../modules/previews/thumbnails.table.ts';
 export * from '../modules/email-change/email-change.table.ts';
+export * from '../modules/preferences/preferences.table.ts';

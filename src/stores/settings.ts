@@ -1,9 +1,10 @@
 import { persistentAtom } from '@nanostores/persistent';
+import { TIME_ZONES } from '../../contract/account.ts';
 import { atom, computed } from 'nanostores';
 import { isDateFormat, type DatePreferences, type DateFormat } from '../lib/date-format.ts';
 
 /** The timezones offered (SPEC §2). */
-export const TIMEZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo'] as const;
+export const TIMEZONES = TIME_ZONES;
 
 /** The Settings form. */
 export interface DashboardSettings {

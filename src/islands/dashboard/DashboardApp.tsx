@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { $router, trackDashboardPageViews } from '../../stores/router.ts';
 import { $workspaceId } from '../../stores/workspace-choice.ts';
 import { loadWorkspaces } from '../../stores/workspaces.ts';
+import { loadDatePreferences } from '../../stores/account.ts';
 import AnalysisView from './analysis/AnalysisView.tsx';
 import AuditLogView from './audit/AuditLogView.tsx';
 import DashboardHeader from './DashboardHeader.tsx';
@@ -57,6 +58,7 @@ export default function DashboardApp() {
 
   useEffect(() => trackDashboardPageViews(), []);
   useEffect(() => void loadWorkspaces(), []);
+  useEffect(() => void loadDatePreferences(), []);
 
   // After an in-app navigation, focus moves to the new view so screen readers announce it.
   useEffect(() => {

@@ -1,9 +1,9 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { normalizeEmail } from '../../../contract/auth.ts';
 import { DATE_FORMATS, isDateFormat } from '../../lib/date-format.ts';
 import MfaSection from './MfaSection.tsx';
-import { $accountNotice, confirmEmailChange, saveAccountSettings } from '../../stores/account.ts';
+import { $accountNotice, confirmEmailChange, loadDatePreferences, saveAccountSettings } from '../../stores/account.ts';
 import { $userEmail, $userName } from '../../stores/session.ts';
 import { $settings, $settingsSaved, settingsEdited, TIMEZONES, type DashboardSettings } from '../../stores/settings.ts';
 
@@ -28,7 +28,9 @@ export default function SettingsView() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const emailChanged = normalizeEmail(form.email) !== normalizeEmail(userEmail);
+  const datesEdited = useRef(false);
   const set = <K extends keyof DashboardSettings>(key: K, value: DashboardSettings[K]) => {
+    if (key === 'timezone' || key === 'dateFormat') datesEdited.current = true;
     settingsEdited();
     setForm({ ...form, [key]: value });
   };
@@ -43,6 +45,13 @@ export default function SettingsView() {
   };
 
   useEffect(() => {
+    // The server's time zone and date format may differ from this browser's: the form shows the server's.
+    // A choice made before the answer arrives wins over it.
+    void loadDatePreferences().then(() => {
+      if (datesEdited.current) return;
+      const { timezone, dateFormat } = $settings.get();
+      setForm((current) => ({ ...current, timezone, dateFormat }));
+    });
     const token = emailTokenInUrl();
     $accountNotice.set(undefined);
     if (!token) return;
