@@ -11,7 +11,7 @@ import { histogram, moments, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
 import { gridStride, measurementGrid } from './measurement-grid.ts';
 import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
-import { ghostRatio, laplacianVariance } from './sharpness.ts';
+import { forgetSmoothed, ghostRatio, laplacianVariance } from './sharpness.ts';
 
 /** Every measurement the check is based on; ratios are plain numbers, fractions 0–1. */
 export interface QualityMetrics {
@@ -97,6 +97,17 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
   const sampled = measurementGrid(whole);
   // NaN and ±Infinity in float images would poison every sum: they are mapped to finite values first.
   const volume = { ...sampled, data: finiteValues(sampled.data) };
+  try {
+    return measureGrid(whole, volume);
+  } finally {
+    // The shared smoothing lives for one check: the caller may change the pixels before the next.
+    // (Grey values are the volume's own array; a colour image's luminance is a new one each time.)
+    forgetSmoothed(volume.data);
+  }
+}
+
+/** measureQuality's work on the finite measurement grid. */
+function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
   const { width, height } = volume;
   const values = luminance(volume.data, volume.channels);
   const modality = (

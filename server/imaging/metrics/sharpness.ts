@@ -80,6 +80,11 @@ export function binomialSmooth(values: Float32Array, width: number, height: numb
 
 const smoothed = new WeakMap<Float32Array, Float32Array>();
 
+/** Drops the smoothing kept for `values` (measureQuality does, once a check is done). */
+export function forgetSmoothed(values: Float32Array): void {
+  smoothed.delete(values);
+}
+
 /**
  * smoothInPlane of `values`, computed once per array: the sharpness and edge measures of one check all start
  * from the same sigma-1 image. The result is shared, so callers must not write to it.

@@ -47,6 +47,14 @@ describe('the measures that find strong degradations, on Debian’s example imag
     }
   });
 
+  it('measures the pixels as they are at each check, even when the same array is changed in between', async () => {
+    // A single 64² slice is measured on its own array (no grid copy), so a kept smoothing would be stale.
+    const image = await real(`${PYDICOM}/MR_small.dcm`);
+    const before = measure(image, 'edge_width');
+    image.data.set(gaussianBlur(image.data, image.width, image.height, 3));
+    expect(measure(image, 'edge_width')).toBeGreaterThan(before + 1);
+  });
+
   it('edge width grows with the blur applied, whatever the contrast', async () => {
     const clean = await real(`${PYDICOM}/CT_small.dcm`);
     const widths = [0, 1.5, 3, 4.5].map((sigma) =>
