@@ -160,12 +160,12 @@ describe('decompression bombs against a running server', () => {
 
     // /health must answer within 100 ms plus what the machine's own load cost it idle (a few ms on a quiet
     // machine). On a shared machine other processes' turns on the two cores delay any request now and
-    // then, so the best of three rounds is judged; a bomb that blocked the event loop would slow all three.
+    // then, so the best of up to five rounds is judged; a bomb that blocked the event loop would slow them all.
     let best = Infinity;
-    for (let attempt = 0; attempt < 3 && best >= 100; attempt++) {
+    for (let attempt = 0; attempt < 5 && best >= 100; attempt++) {
       const slowest = await round();
       best = Math.min(best, slowest.health - slowest.idle);
     }
     expect(best).toBeLessThan(100);
-  }, 120_000);
+  }, 200_000);
 });
