@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, sql } from 'drizzle-orm';
 import type { QcVerdict } from '../../../contract/qc.ts';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
@@ -94,18 +94,13 @@ export function createUploadsRepository({ db }: { db: Database }) {
       const conditions = [eq(uploads.workspaceId, workspaceId)];
       if (page.search?.trim()) conditions.push(ilike(uploads.originalName, containing(page.search.trim())));
       if (page.after !== undefined) {
-        const [anchor] = await db
-          .select({ createdAt: uploads.createdAt, id: uploads.id })
-          .from(uploads)
-          .where(and(eq(uploads.workspaceId, workspaceId), eq(uploads.storedFilename, page.after)))
-          .limit(1);
-        if (!anchor) return { rows: [] };
-        // Keyset paging on the list's own order: a page never repeats or skips rows inserted meanwhile.
+        // Keyset paging on the list's own order: a page never repeats or skips rows inserted meanwhile. The
+        // anchor is compared in SQL as a row value, so the index on (workspace, created_at, id) bounds the scan
+        // and the database's microseconds are kept (a JS Date would round them to milliseconds). An unknown
+        // anchor compares with NULL: no rows.
         conditions.push(
-          or(
-            lt(uploads.createdAt, anchor.createdAt),
-            and(eq(uploads.createdAt, anchor.createdAt), lt(uploads.id, anchor.id)),
-          )!,
+          sql`(${uploads.createdAt}, ${uploads.id}) < (select anchor.created_at, anchor.id from ${uploads} anchor
+            where anchor.workspace_id = ${workspaceId} and anchor.stored_filename = ${page.after})`,
         );
       }
       const query = db
