@@ -99,6 +99,8 @@ test.describe('account settings', () => {
     await page.getByRole('button', { name: 'Chien-Shiung Wu' }).click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL('/login');
+    // Typed only once the form has hydrated: text typed into the server-rendered form would be reset.
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
@@ -169,6 +171,8 @@ test.describe('account settings', () => {
     await expect(page).toHaveURL('/login');
     await page.goto(link);
     await expect(page).toHaveURL('/login');
+    // Typed only once the form has hydrated: text typed into the server-rendered form would be reset.
+    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password', { exact: true }).fill(STRONG_PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
