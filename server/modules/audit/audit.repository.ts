@@ -132,18 +132,12 @@ export function createAuditRepository({ db }: { db: Database }) {
     ): Promise<{ items: AuditItem[]; next_cursor: string | null }> {
       const extra: SQL[] = [];
       if (page.cursor) {
-        const [anchor] = await db
-          .select({ createdAt: auditEvents.createdAt, id: auditEvents.id })
-          .from(auditEvents)
-          .where(and(eq(auditEvents.workspaceId, workspaceId), eq(auditEvents.id, page.cursor)))
-          .limit(1);
-        if (!anchor) return { items: [], next_cursor: null };
-        // Keyset paging on the list's own order: events recorded meanwhile never shift a page.
+        // Keyset paging on the list's own order: events recorded meanwhile never shift a page. The anchor is
+        // compared in SQL as a row value, keeping the database's microseconds; an unknown cursor compares
+        // with NULL and gives an empty page.
         extra.push(
-          or(
-            lt(auditEvents.createdAt, anchor.createdAt),
-            and(eq(auditEvents.createdAt, anchor.createdAt), lt(auditEvents.id, anchor.id)),
-          )!,
+          sql`(${auditEvents.createdAt}, ${auditEvents.id}) < (select anchor.created_at, anchor.id
+            from ${auditEvents} anchor where anchor.workspace_id = ${workspaceId} and anchor.id = ${page.cursor})`,
         );
       }
       const rows = await listQuery(workspaceId, filters, extra).limit(page.limit + 1);
