@@ -120,7 +120,10 @@ test('two members comment on the same image in two browsers and see each other�
   await context.close();
 });
 
-test('a viewer reads the team’s comments but has no box to write one', async ({ page, request }) => {
+test('a viewer reads the team’s comments but has no box to write one, and no Run button on Analysis', async ({
+  page,
+  request,
+}) => {
   const ada = await signedInAccount(request, 'Ada Admin');
   const vic = await signedInAccount(request, 'Vic Viewer');
   const teamId = await teamOf(request, ada, vic, 'viewer');
@@ -139,5 +142,13 @@ test('a viewer reads the team’s comments but has no box to write one', async (
   await expect(dialog.getByText('Your role in this workspace lets you read comments, not write them.')).toBeVisible();
   await expect(dialog.getByLabel('Add a comment')).toHaveCount(0);
   await expect(dialog.getByRole('button', { name: 'Reply' })).toHaveCount(0);
+  await expectAccessible(page);
+
+  // The same read-only role sees the team's images on the Analysis page but no Run button the server would refuse.
+  await page.goto('/dashboard/analysis');
+  await expect(
+    page.getByText('Your role in this workspace lets you read batch results, not run checks.'),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Run Analysis/ })).toHaveCount(0);
   await expectAccessible(page);
 });

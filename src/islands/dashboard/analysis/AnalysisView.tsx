@@ -13,6 +13,7 @@ import {
   stopFollowing,
 } from '../../../stores/analysis.ts';
 import { $images, loadImages } from '../../../stores/images.ts';
+import { $currentWorkspace } from '../../../stores/workspaces.ts';
 import AnalysisResults from './AnalysisResults.tsx';
 import BatchProgress from './BatchProgress.tsx';
 import ImageChooser from './ImageChooser.tsx';
@@ -25,6 +26,9 @@ export default function AnalysisView() {
   const state = useStore($analysisBatch);
   const images = useStore($images);
   const chosen = useStore($analysisChosen);
+  const workspace = useStore($currentWorkspace);
+  // Checking is an upload-level action on the server (admins and members); reviewers and viewers read results.
+  const mayRun = workspace === undefined || workspace.role === 'admin' || workspace.role === 'member';
   useEffect(() => {
     void loadImages();
     void showLatestBatch();
@@ -51,23 +55,29 @@ export default function AnalysisView() {
             ))}
           </select>
         </label>
-        <button
-          type="button"
-          className="dash-primary"
-          disabled={running || chosen.length === 0}
-          onClick={() => void runAnalysis()}
-        >
-          {running ? 'Running Analysis...' : runLabel(chosen.length)}
-        </button>
-        {running && state.status === 'following' && (
-          <button
-            type="button"
-            className="dash-quiet"
-            disabled={state.cancelling}
-            onClick={() => void cancelAnalysis()}
-          >
-            {state.cancelling ? 'Cancelling...' : 'Cancel'}
-          </button>
+        {mayRun ? (
+          <>
+            <button
+              type="button"
+              className="dash-primary"
+              disabled={running || chosen.length === 0}
+              onClick={() => void runAnalysis()}
+            >
+              {running ? 'Running Analysis...' : runLabel(chosen.length)}
+            </button>
+            {running && state.status === 'following' && (
+              <button
+                type="button"
+                className="dash-quiet"
+                disabled={state.cancelling}
+                onClick={() => void cancelAnalysis()}
+              >
+                {state.cancelling ? 'Cancelling...' : 'Cancel'}
+              </button>
+            )}
+          </>
+        ) : (
+          <p className="dash-muted">Your role in this workspace lets you read batch results, not run checks.</p>
         )}
       </div>
       {images.loaded && images.items.length === 0 && <p>No images to analyse yet. Upload some in My Images.</p>}
