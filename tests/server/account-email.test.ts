@@ -1,61 +1,34 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages } from '../../contract/account.ts';
 import { AUTH_LIMITS } from '../../server/modules/auth/auth.limits.ts';
 import { users } from '../../server/modules/auth/users.table.ts';
 import { emailChanges } from '../../server/modules/email-change/email-change.table.ts';
 import { login } from './auth-helpers.ts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from './helpers/smtp-sink.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 
-/** One message as the SMTP server received it, quoted-printable undone. */
-interface Received {
-  to: string[];
-  subject: string;
-  text: string;
-}
-const received: Received[] = [];
-let smtp: SMTPServer;
+let received: ReceivedMail[] = [];
+let smtp: SmtpSink;
 let t: TestApp;
 
 // A real SMTP server on loopback: the confirmation and the notice go out as they would through a relay.
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          subject: raw.match(/^Subject: (.*)$/m)?.[1]?.trim() ?? '',
-          text: raw
-            .replace(/=\r?\n/g, '')
-            .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_SITE_URL: 'https://qc.example.org' });
+  smtp = await startSmtpSink();
+  received = smtp.received;
+  t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_SITE_URL: 'https://qc.example.org' });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 /**
  * Waits until more than `alreadySeen` messages to `to` with a subject starting `subject` arrived (mail is
  * sent after the answer) and returns the newest: a test asking twice gets the mail of its own request.
  */
-async function waitForSmtp(to: string, subject: string, alreadySeen = 0): Promise<Received> {
+async function waitForSmtp(to: string, subject: string, alreadySeen = 0): Promise<ReceivedMail> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const matching = received.filter((m) => m.to.includes(to) && m.subject.startsWith(subject));
@@ -69,7 +42,7 @@ const seen = (to: string, subject: string) =>
   received.filter((m) => m.to.includes(to) && m.subject.startsWith(subject)).length;
 
 /** The token of the confirmation link in a mail. */
-function tokenIn(mail: Received): string {
+function tokenIn(mail: ReceivedMail): string {
   const link = mail.text.match(/https:\/\/qc\.example\.org\/dashboard\/settings\?email_token=[A-Za-z0-9_%-]+/)?.[0];
   if (!link) throw new Error(`no confirmation link in "${mail.subject}"`);
   return new URL(link).searchParams.get('email_token')!;

@@ -1,19 +1,14 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMENT_MAX_LENGTH, COMMENT_NOT_YOURS, type CommentThread } from '../../contract/comments.ts';
 import { WORKSPACE_HEADER, WORKSPACE_NOT_FOUND } from '../../contract/workspaces.ts';
 import { phantomDicom } from '../fixtures/upload-images.ts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from './helpers/smtp-sink.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { multipartBody, pngBytes } from './uploads-fixtures.ts';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-const received: Received[] = [];
-let smtp: SMTPServer;
+let received: ReceivedMail[] = [];
+let smtp: SmtpSink;
 let t: TestApp;
 let team: string;
 let image: string;
@@ -83,22 +78,9 @@ async function waitForMail(to: string, count = 1): Promise<string[]> {
 
 // A real SMTP server on loopback: mention mails go out exactly as through a mail relay.
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_SITE_URL: 'https://qc.example.org' });
+  smtp = await startSmtpSink();
+  received = smtp.received;
+  t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_SITE_URL: 'https://qc.example.org' });
   admin = await createSignedInUser(t, { name: 'Ada Admin' });
   member = await createSignedInUser(t, { name: 'Max Member' });
   reviewer = await createSignedInUser(t, { name: 'Rita Reviewer' });
@@ -119,7 +101,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 describe('comments on an image', () => {

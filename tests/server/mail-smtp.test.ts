@@ -1,54 +1,29 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, login } from './auth-helpers.ts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from './helpers/smtp-sink.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 
-/** One message as the SMTP server received it. */
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-const received: Received[] = [];
-let smtp: SMTPServer;
+let received: ReceivedMail[] = [];
+let smtp: SmtpSink;
 let t: TestApp;
 
 // A real SMTP server on loopback: the app talks SMTP to it exactly as it would to a mail relay.
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
+  smtp = await startSmtpSink();
+  received = smtp.received;
   t = await createTestApp({
-    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_URL: smtp.url,
     MAIL_FROM: 'qc@lumenqc.test',
     PUBLIC_SITE_URL: 'https://qc.example.org',
   });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 /** Waits for the SMTP server to receive a message for `to` whose raw text contains `fragment`. */
-async function receivedFor(to: string, fragment: string): Promise<Received> {
+async function receivedFor(to: string, fragment: string): Promise<ReceivedMail> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const found = received.filter((m) => m.to.includes(to) && m.raw.includes(fragment)).at(-1);
@@ -59,7 +34,7 @@ async function receivedFor(to: string, fragment: string): Promise<Received> {
 }
 
 /** The link of the message that starts with `prefix`, with quoted-printable soft breaks undone. */
-function linkIn(message: Received, prefix: string): URL {
+function linkIn(message: ReceivedMail, prefix: string): URL {
   const text = message.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
   const match = text.match(new RegExp(`${prefix.replace(/[.?/]/g, '\\$&')}[^\\s<>"]+`));
   if (!match) throw new Error(`no ${prefix} link`);

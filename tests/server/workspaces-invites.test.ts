@@ -1,40 +1,22 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 import { GOOD_PASSWORD, login } from './auth-helpers.ts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from './helpers/smtp-sink.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { pngBytes, uploadFile } from './uploads-fixtures.ts';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-const received: Received[] = [];
-let smtp: SMTPServer;
+let received: ReceivedMail[] = [];
+let smtp: SmtpSink;
 let t: TestApp;
 let admin: TestUser;
 let team: string;
 
 // A real SMTP server on loopback: the invitation goes out exactly as it would through a mail relay.
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString() });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_SITE_URL: 'https://qc.example.org' });
+  smtp = await startSmtpSink();
+  received = smtp.received;
+  t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_SITE_URL: 'https://qc.example.org' });
   admin = await createSignedInUser(t, { name: 'Ada Admin' });
   const created = await t.app.inject({
     method: 'POST',
@@ -57,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 /** The first group of `pattern` in a message received over SMTP by `to` (quoted-printable left as sent). */
