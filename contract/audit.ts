@@ -24,6 +24,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'upload.download': 'Downloaded an image',
   'upload.delete': 'Deleted an image',
   'upload.blank_regions': 'Blanked regions of an image',
+  'upload.confirm_clean': 'Confirmed no burned-in text remains in an image',
   'share_link.create': 'Made a share link',
   'share_link.revoke': 'Revoked a share link',
   'share_link.download': 'Image downloaded through a share link',

@@ -58,5 +58,9 @@ export const deidentificationReport = z.object({
   pixel_data_decompressed: z
     .boolean()
     .describe('Compressed pixel data was decoded to blank it and is stored as Explicit VR Little Endian'),
+  confirmed_clean: z
+    .object({ by: z.string().describe('Name of the member who confirmed'), at: z.string().describe('ISO 8601') })
+    .nullable()
+    .describe('A member confirmed, after blanking by hand, that no other burned-in text remains'),
 });
 export type DeidentificationReportBody = z.infer<typeof deidentificationReport>;

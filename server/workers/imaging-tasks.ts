@@ -4,7 +4,12 @@ import { createHash } from 'node:crypto';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { deidentifyDicomWithReport } from '../imaging/dicom/deidentify.ts';
 import type { PixelRect } from '../imaging/dicom/blank-regions.ts';
-import { blankStoredDicom, RegionOutsideError, UnblankableError } from '../imaging/dicom/pixel-rewrite.ts';
+import {
+  blankStoredDicom,
+  RegionOutsideError,
+  UnblankableError,
+  withBurnedInAnnotationNo,
+} from '../imaging/dicom/pixel-rewrite.ts';
 import type { DeidentificationReport } from '../imaging/dicom/deidentify-report.ts';
 import { DecompressionLimitError } from '../imaging/bounded-inflate.ts';
 import { decodeImage } from '../imaging/decode-image.ts';
@@ -65,6 +70,21 @@ export async function blank({ bytes, regions }: BlankTask): Promise<BlankAnswer>
     decoded: out.decoded,
   };
   return transferred(answer, answer.bytes.buffer as ArrayBuffer);
+}
+
+/** The stored file with Burned In Annotation set to NO (see pixel-rewrite.ts), or why it could not be (meant for the user). */
+export async function markClean({
+  bytes,
+}: {
+  bytes: Uint8Array;
+}): Promise<{ bytes: Uint8Array } | { refused: string }> {
+  let out: Uint8Array;
+  try {
+    out = withBurnedInAnnotationNo(bytes);
+  } catch (error) {
+    return { refused: error instanceof UnblankableError ? error.message : 'This DICOM file could not be rewritten.' };
+  }
+  return transferred({ bytes: out }, out.buffer as ArrayBuffer);
 }
 
 /** `answer` as a task returns it, with `buffer` moved to the main thread instead of copied. */

@@ -118,3 +118,15 @@ export function noteVerdict(storedFilename: string, verdict: QcVerdict): void {
   );
   $library.set({ ...state, items });
 }
+
+/** Drops the "Not de-identified" flag of one image at once, as the next load of the list would (after confirming it clean). */
+export function noteConfirmedClean(storedFilename: string): void {
+  const unflag = (items: UploadItem[]) =>
+    items.map((item) => {
+      if (item.stored_filename !== storedFilename) return item;
+      const { identifiable: _flag, ...rest } = item;
+      return rest;
+    });
+  $library.set({ ...$library.get(), items: unflag($library.get().items) });
+  if ($images.get().loaded) $images.set({ ...$images.get(), items: unflag($images.get().items) });
+}

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,11 +10,16 @@ const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 
 test.skip(!existsSync(PYDICOM), "needs Debian's python3-pydicom for its test files");
 
-test('a region drawn with the keyboard is blanked in the de-identified download', async ({ page, request }) => {
+test('a region drawn with the keyboard is blanked in the de-identified download, then the image confirmed clean', async ({
+  page,
+  request,
+}) => {
   // pydicom's MR_small.dcm, compressed by dcmtk (RLE Lossless): the server decodes it to blank it.
   const dir = mkdtempSync(path.join(tmpdir(), 'lumenqc-blanking-'));
   const compressed = path.join(dir, 'mr-rle.dcm');
   execFileSync('dcmcrle', [path.join(PYDICOM, 'MR_small.dcm'), compressed]);
+  // Marked as carrying burned-in text: flagged until a member blanks it by hand and confirms none remains.
+  execFileSync('dcmodify', ['-nb', '-i', '(0028,0301)=YES', compressed]);
   const account = await signedInAccount(request, 'Ada Lovelace');
   await useSession(page, account);
   await page.goto('/dashboard/images');
@@ -23,6 +28,7 @@ test('a region drawn with the keyboard is blanked in the de-identified download'
     .setInputFiles([{ name: 'DOE_JANE.dcm', mimeType: 'application/dicom', buffer: readFileSync(compressed) }]);
   const card = page.getByRole('button', { name: /^Details of MR_S\d{4}_I\d{4}_[0-9a-f]{8}\.dcm$/ });
   await expect(card).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Not de-identified')).toBeVisible();
   await card.click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('deidentification-report')).toContainText('Regions blanked by hand');
@@ -83,6 +89,22 @@ test('a region drawn with the keyboard is blanked in the de-identified download'
   expect(before).toBeGreaterThan(60);
   await expectAccessible(page);
 
+  // Blanking alone leaves the image flagged; the member confirms, deliberately, that no text remains.
+  const confirm = dialog.getByRole('button', { name: 'Confirm de-identified' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('No other burned-in text remains in any frame of this image').check();
+  await confirm.click();
+  await expect(dialog.getByTestId('deidentification-report')).toContainText(
+    /Confirmed free of burned-in text\s*By Ada Lovelace \(.+\); Burned In Annotation set to NO/,
+  );
+  await expect(confirm).toHaveCount(0);
+  await expectAccessible(page);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toBeVisible();
+  await expect(page.getByText('Not de-identified')).toHaveCount(0);
+  await expectAccessible(page);
+
   // The de-identified download: black inside the region, every other sample as in pydicom's original.
   const stored = await page.evaluate(async () => {
     const token = localStorage.getItem('token');
@@ -97,6 +119,12 @@ test('a region drawn with the keyboard is blanked in the de-identified download'
   expect(download.status()).toBe(200);
   const file = path.join(dir, 'download.dcm');
   writeFileSync(file, await download.body());
+  const annotation = spawnSync(
+    '/usr/bin/python3',
+    ['-c', 'import sys, pydicom; print(pydicom.dcmread(sys.argv[1]).BurnedInAnnotation)', file],
+    { encoding: 'utf8' },
+  );
+  expect(annotation.stdout.trim()).toBe('NO');
   const out = readWithPydicom(file);
   const original = readWithPydicom(path.join(PYDICOM, 'MR_small.dcm'));
   expect(out.transferSyntax).toBe('1.2.840.10008.1.2.1');

@@ -42,6 +42,8 @@ export interface DeidentificationReport {
   blankedRegions?: BlankedRegion[];
   /** Compressed pixel data was decoded to blank it and is stored as Explicit VR Little Endian. */
   pixelDataDecompressed?: boolean;
+  /** Who confirmed, after blanking by hand, that no other burned-in text remains, and when (ISO 8601). */
+  confirmedClean?: { userId: string; name: string; at: string };
 }
 
 /** A rectangle a member had blanked, in stored pixels, and when (ISO 8601). */
@@ -58,6 +60,7 @@ export const REPORT_PROFILE = 'DICOM PS3.15 Table E.1-1 Basic Application Level 
 
 /** Whether the stored file may still identify someone through its pixels: text found and not blanked, or claimed and not found. */
 export function pixelsMayIdentify(report: DeidentificationReport): boolean {
+  if (report.confirmedClean) return false;
   return report.burnedInText === 'not-cleanable' || report.burnedInAnnotation === 'YES';
 }
 

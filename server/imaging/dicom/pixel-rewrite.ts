@@ -147,3 +147,50 @@ export async function blankStoredDicom(file: Uint8Array, regions: PixelRect[]): 
   out.set(frames.bytes, pixel.dataOffset);
   return { bytes: out, decoded: false };
 }
+
+/**
+ * The stored file with Burned In Annotation (0028,0301) set to NO, once a member confirmed no burned-in text
+ * remains. A value already there is overwritten in place, padded with spaces to its length (CS padding, so the
+ * file keeps its length and transfer syntax); an absent one is inserted in tag order. Deflated files are never
+ * met here: blanking by hand, which confirming requires, stores them inflated.
+ */
+export function withBurnedInAnnotationNo(file: Uint8Array): Uint8Array {
+  let dataSet: DicomDataSet;
+  try {
+    dataSet = parseDicom(file);
+  } catch {
+    throw new UnblankableError('This DICOM file could not be read.');
+  }
+  const syntax = stringValue(dataSet, 'x00020010') ?? '1.2.840.10008.1.2';
+  if (syntax === DEFLATED) throw new UnblankableError('A deflated DICOM file cannot be marked here.');
+  const bytes = dataSet.byteArray;
+  const present = dataSet.elements.x00280301;
+  if (present && present.length >= 2) {
+    const out = bytes.slice();
+    out.set(new TextEncoder().encode('NO'.padEnd(present.length, ' ')), present.dataOffset);
+    return out;
+  }
+  const implicit = syntax === '1.2.840.10008.1.2';
+  const value = text('NO');
+  let added: Uint8Array;
+  if (implicit) {
+    added = new Uint8Array(8 + value.length);
+    const view = new DataView(added.buffer);
+    view.setUint16(0, 0x0028, true);
+    view.setUint16(2, 0x0301, true);
+    view.setUint32(4, value.length, true);
+    added.set(value, 8);
+  } else {
+    added = element(0x00280301, 'CS', value);
+  }
+  // Where the element goes: before the first top-level element with a larger tag, replacing an empty one.
+  const headerOf = (tag: string) => {
+    const el = dataSet.elements[tag]!;
+    return el.dataOffset - (implicit ? 8 : LONG_VRS.has(el.vr ?? 'UN') ? 12 : 8);
+  };
+  const tags = Object.keys(dataSet.elements).sort();
+  const next = tags.find((tag) => tag > 'x00280301');
+  const at = next ? headerOf(next) : bytes.length;
+  const from = present ? headerOf('x00280301') : at;
+  return concat([bytes.subarray(0, from), added, bytes.subarray(at)]);
+}

@@ -42,6 +42,9 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
  * POST /uploads/{stored_filename}/deidentification/regions: rectangles a member drew on a de-identified DICOM
  * image, blanked in every frame of the stored file (compressed pixel data decoded and stored uncompressed) and
  * listed in its de-identification report. For admins and members; viewers and reviewers only read.
+ * POST /uploads/{stored_filename}/deidentification/confirm: a member confirms that, after blanking by hand, no
+ * other burned-in text remains: Burned In Annotation becomes NO in the stored file and the image is no longer
+ * flagged. Refused (409) before any region was blanked by hand, so an image is never called clean unredacted.
  */
 export default async function blankingRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -153,6 +156,68 @@ export default async function blankingRoutes(fastify: FastifyInstance): Promise<
           });
         });
         // The old pixels must never be shown again: previews and the decoded volume are made anew.
+        deletePreviews(app, upload.storedFilename);
+        return toReportBody(updated);
+      });
+    },
+  );
+
+  app.post(
+    '/uploads/:stored_filename/deidentification/confirm',
+    {
+      preHandler: app.inWorkspace('upload'),
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        params: storedFilenameParams,
+        response: {
+          200: deidentificationReport,
+          401: errorResponse,
+          403: errorResponse,
+          404: errorResponse,
+          409: errorResponse,
+          413: errorResponse,
+          422: errorResponse,
+        },
+      },
+    },
+    async (request) => {
+      const member = currentMembership(request);
+      const upload = await uploads.findInWorkspace(member.workspaceId, request.params.stored_filename);
+      return oneAtATime(upload.id, async () => {
+        const reports = createDeidentificationRepository({ db: app.db });
+        const report = await reports.find(upload.id);
+        if (upload.extension !== '.dcm' || !report) {
+          throw conflict('Only a de-identified DICOM file can be confirmed free of burned-in text');
+        }
+        if (!report.blankedRegions?.length) {
+          throw conflict('Blank the burned-in text by hand before confirming that none remains');
+        }
+        if (report.confirmedClean) throw conflict('This image was already confirmed free of burned-in text');
+        const key = uploadStorageKey(upload.storedFilename);
+        const bytes = await readObject(app.storage, key, undefined, 'This file is too large to be rewritten');
+        const answer = await runImagingTask('markClean', { bytes }, [bytes.buffer as ArrayBuffer]);
+        if ('refused' in answer) throw unprocessable(answer.refused);
+        const stored = await app.storage.put(key, Readable.from([Buffer.from(answer.bytes)]));
+        const updated = {
+          ...report,
+          burnedInAnnotation: 'NO',
+          confirmedClean: { userId: member.userId, name: request.user!.name, at: app.clock().toISOString() },
+        };
+        await app.db.transaction(async (tx) => {
+          await createUploadsRepository({ db: tx }).replaceContent(upload.id, {
+            sizeBytes: stored.size,
+            sha256: stored.sha256,
+            deidentified: true,
+          });
+          await createDeidentificationRepository({ db: tx }).update(upload.id, updated);
+          await createAuditRepository({ db: tx }).record({
+            userId: member.userId,
+            workspaceId: member.workspaceId,
+            action: 'upload.confirm_clean',
+            ip: request.ip,
+            detail: { stored_filename: upload.storedFilename, sha256: stored.sha256 },
+          });
+        });
         deletePreviews(app, upload.storedFilename);
         return toReportBody(updated);
       });

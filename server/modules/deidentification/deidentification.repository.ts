@@ -23,6 +23,7 @@ export function toReportBody(report: DeidentificationReport): DeidentificationRe
       blanked_at: blankedAt,
     })),
     pixel_data_decompressed: report.pixelDataDecompressed ?? false,
+    confirmed_clean: report.confirmedClean ? { by: report.confirmedClean.name, at: report.confirmedClean.at } : null,
   };
 }
 

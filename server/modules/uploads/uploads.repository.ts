@@ -162,9 +162,13 @@ export function createUploadsRepository({ db }: { db: Database }) {
 
     /**
      * Records that the stored bytes of an upload were rewritten (its pixels blanked): new size and hash, and the
-     * saved image metadata dropped so it is read again from the new file.
+     * saved image metadata dropped so it is read again from the new file; `deidentified` once confirmed clean.
      */
-    async replaceContent(id: string, content: { sizeBytes: number; sha256: string }, tx: Database = db): Promise<void> {
+    async replaceContent(
+      id: string,
+      content: { sizeBytes: number; sha256: string; deidentified?: boolean },
+      tx: Database = db,
+    ): Promise<void> {
       await tx
         .update(uploads)
         .set({ ...content, metadata: null })

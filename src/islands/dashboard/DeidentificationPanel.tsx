@@ -5,6 +5,7 @@ import type { UploadItem } from '../../../contract/uploads.ts';
 import { api, errorMessage } from '../../lib/api.ts';
 import { $currentWorkspace } from '../../stores/workspaces.ts';
 import BlankingEditor from './BlankingEditor.tsx';
+import ConfirmCleanForm from './ConfirmCleanForm.tsx';
 import DateTime from './DateTime.tsx';
 
 type State =
@@ -90,6 +91,15 @@ export default function DeidentificationPanel({ item }: { item: UploadItem }) {
             <dd>{BURNED_IN[state.report.burned_in_text]}</dd>
             <dt>Regions blanked by hand</dt>
             <dd>{state.report.blanked_regions.length}</dd>
+            {state.report.confirmed_clean && (
+              <>
+                <dt>Confirmed free of burned-in text</dt>
+                <dd>
+                  By {state.report.confirmed_clean.by} (<DateTime at={state.report.confirmed_clean.at} />
+                  ); Burned In Annotation set to NO
+                </dd>
+              </>
+            )}
             {state.report.pixel_data_decompressed && (
               <>
                 <dt>Pixel data</dt>
@@ -120,6 +130,13 @@ export default function DeidentificationPanel({ item }: { item: UploadItem }) {
               <BlankingEditor item={item} onBlanked={(report) => setState({ status: 'ready', report })} />
             </section>
           )}
+          {/* A flagged image is called de-identified only when a member says so after blanking by hand. */}
+          {mayBlank &&
+            item.identifiable &&
+            state.report.blanked_regions.length > 0 &&
+            !state.report.confirmed_clean && (
+              <ConfirmCleanForm item={item} onConfirmed={(report) => setState({ status: 'ready', report })} />
+            )}
         </>
       )}
     </section>
