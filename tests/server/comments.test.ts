@@ -67,6 +67,14 @@ function mailsTo(to: string): string[] {
   return received.filter((m) => m.to.includes(to)).map((m) => m.raw.replace(/=\r?\n/g, ''));
 }
 
+/** The decoded mails received by `to` (quoted-printable undone, so "=" in a link reads as sent). */
+function textsTo(to: string): string[] {
+  return received.filter((m) => m.to.includes(to)).map((m) => m.text);
+}
+
+/** Lets a stray mail arrive before a test checks there is none. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
 async function waitForMail(to: string, count = 1): Promise<string[]> {
   const deadline = Date.now() + 10_000;
   while (mailsTo(to).length < count) {
@@ -277,7 +285,10 @@ describe('@mentions', () => {
     expect(toRita).toContain('Subject: Max Member mentioned you in a comment on brain-t1.png');
     expect(toRita).toContain('"Neuro QC"');
     expect(toRita).toContain('> @rita reviewer please look at the ghosting');
-    expect(toRita).toContain('https://qc.example.org/dashboard/images');
+    // The link opens that image in that workspace.
+    expect(textsTo(reviewer.email)[0]!.split(/\r?\n/)).toContain(
+      `https://qc.example.org/dashboard/images?workspace=${team}&image=${encodeURIComponent(image)}`,
+    );
     await waitForMail(viewer.email);
     // Give a stray mail time to arrive before checking there is none.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -286,9 +297,10 @@ describe('@mentions', () => {
     expect(mailsTo(reviewer.email)).toHaveLength(1);
 
     // An edit mails only those it mentions for the first time.
+    const toAdmin = mailsTo(admin.email).length;
     const edited = await edit(member, res.json().id, '@Rita Reviewer and @Ada Admin: ghosting confirmed.');
     expect(edited.statusCode).toBe(200);
-    await waitForMail(admin.email);
+    await waitForMail(admin.email, toAdmin + 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(mailsTo(reviewer.email)).toHaveLength(1);
     expect(mailsTo(viewer.email)).toHaveLength(1);
@@ -297,6 +309,65 @@ describe('@mentions', () => {
   it('mentions no one from an e-mail address or a longer word', async () => {
     const res = await post(member, 'write to rita@Rita Reviewer.org or @Rita Reviewers');
     expect(res.json().mentions).toEqual([]);
+  });
+});
+
+describe('reply notices', () => {
+  it("mail the thread's first author once, never for their own reply, and not after they left", async () => {
+    const leaver = await createSignedInUser(t, { name: 'Lea Leaver' });
+    await t.app.workspaces.addMember(team, leaver.id, 'member', t.clock.now());
+    const thread = await write(member, 'Is this slice thickness right?');
+    const count = (who: TestUser) => mailsTo(who.email).length;
+    const before = count(member);
+
+    // A reply to a reply still tells the thread's first author.
+    const first = await write(reviewer, 'It is 5 mm, too thick for this protocol.', thread);
+    await waitForMail(member.email, before + 1);
+    const notice = textsTo(member.email).at(-1)!;
+    expect(notice).toContain('Subject: Rita Reviewer replied to your comment on brain-t1.png');
+    expect(notice).toContain('in the workspace "Neuro QC"');
+    expect(notice).toContain('> It is 5 mm, too thick for this protocol.');
+    expect(notice.split(/\r?\n/)).toContain(
+      `https://qc.example.org/dashboard/images?workspace=${team}&image=${encodeURIComponent(image)}`,
+    );
+    await write(admin, 'Agreed.', first);
+    await waitForMail(member.email, before + 2);
+
+    // Their own reply, and a reply that mentions them (the mention mail tells them), add nothing more.
+    await write(member, 'Thanks, I will re-acquire.', thread);
+    await write(reviewer, '@Max Member please attach the new series.', thread);
+    await waitForMail(member.email, before + 3);
+    await settle();
+    expect(count(member)).toBe(before + 3);
+    expect(textsTo(member.email).at(-1)).toContain('Subject: Rita Reviewer mentioned you in a comment');
+    // Replying writers are not told of each other's replies.
+    expect(textsTo(reviewer.email).filter((m) => m.includes('replied to your comment'))).toHaveLength(0);
+
+    // A first author who left the workspace hears nothing.
+    const gone = await write(leaver, 'Please check the scout.');
+    await t.app.workspaces.removeMember(team, leaver.id);
+    await write(reviewer, 'Scout looks fine.', gone);
+    await settle();
+    expect(count(leaver)).toBe(0);
+  });
+});
+
+describe('one image of the library', () => {
+  it('answers its list item to members and 404 outside the workspace', async () => {
+    const res = await call(viewer, 'GET', `/uploads/${image}/item`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      stored_filename: image,
+      original_name_guess: 'brain-t1.png',
+      thumbnail_url: expect.any(String),
+    });
+    const outside = await call(outsider, 'GET', `/uploads/${image}/item`);
+    expect(outside.statusCode).toBe(404);
+    expect(outside.json()).toEqual({ detail: WORKSPACE_NOT_FOUND });
+    // In the outsider's own workspace the name matches nothing.
+    const own = await call(outsider, 'GET', `/uploads/${image}/item`, undefined, null);
+    expect(own.statusCode).toBe(404);
+    expect(own.json()).toEqual({ detail: 'Image not found' });
   });
 });
 

@@ -19,7 +19,7 @@ import { currentMembership } from '../../plugins/workspace-guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import type { Membership } from '../workspaces/workspaces.repository.ts';
 import { roleAllows } from '../workspaces/workspace-roles.ts';
-import { mentionMail } from './comments.mail.ts';
+import { imageLink, mentionMail, replyMail } from './comments.mail.ts';
 import { createCommentsRepository, type CommentViewer } from './comments.repository.ts';
 import { mentionedIn } from './mentions.ts';
 
@@ -66,34 +66,35 @@ export default async function commentsRoutes(fastify: FastifyInstance): Promise<
     return { ids, members };
   }
 
-  /** Mails each newly mentioned member, after the answer; a failure is logged, never sent. */
+  /**
+   * Mails each newly mentioned member, and the thread's author when `threadAuthor` is given, after the answer;
+   * a failure is logged, never sent.
+   */
   function notify(
     request: FastifyRequest,
     upload: UploadRow,
     text: string,
     recipients: { email: string }[],
     workspaceId: string,
+    threadAuthor?: { email: string },
   ): void {
-    if (recipients.length === 0) return;
+    if (recipients.length === 0 && !threadAuthor) return;
     const author = currentUser(request);
     const work = async () => {
       const workspace = (await app.workspaces.listForUser(author.id)).find((w) => w.id === workspaceId);
-      for (const recipient of recipients) {
-        await app.mailer.send(
-          mentionMail({
-            to: recipient.email,
-            authorName: author.name,
-            workspaceName: workspace?.name ?? '',
-            imageName: upload.originalName,
-            text,
-            siteUrl: app.config.publicSiteUrl,
-          }),
-        );
-      }
+      const fields = {
+        authorName: author.name,
+        workspaceName: workspace?.name ?? '',
+        imageName: upload.originalName,
+        text,
+        link: imageLink(app.config.publicSiteUrl, workspaceId, upload.storedFilename),
+      };
+      for (const recipient of recipients) await app.mailer.send(mentionMail({ to: recipient.email, ...fields }));
+      if (threadAuthor) await app.mailer.send(replyMail({ to: threadAuthor.email, ...fields }));
     };
     const sent = new Promise<void>((resolve) => setImmediate(resolve))
       .then(work)
-      .catch((error: unknown) => request.log.error({ err: error }, 'mention mail not sent'))
+      .catch((error: unknown) => request.log.error({ err: error }, 'comment mail not sent'))
       .finally(() => sending.delete(sent));
     sending.add(sent);
   }
@@ -122,11 +123,15 @@ export default async function commentsRoutes(fastify: FastifyInstance): Promise<
       const membership = currentMembership(request);
       const upload = await imageOf(request);
       let parentId: string | null = null;
+      let threadAuthorId: string | null = null;
       if (request.body.parent_id) {
         const parent = await repo.find(upload.id, request.body.parent_id);
         if (!parent) throw badRequest('The comment you reply to no longer exists');
         // One reply level: answering a reply joins the thread it belongs to.
         parentId = parent.parentId ?? parent.id;
+        // A deleted first comment has no author left to tell; the engine's has none at all.
+        const root = parent.parentId ? await repo.find(upload.id, parent.parentId) : parent;
+        threadAuthorId = root?.authorId ?? null;
       }
       const { text } = request.body;
       const { ids, members } = await mentionsOf(membership, text);
@@ -134,12 +139,19 @@ export default async function commentsRoutes(fastify: FastifyInstance): Promise<
         { uploadId: upload.id, parentId, authorId: membership.userId, text, createdAt: app.clock() },
         ids,
       );
+      // The thread's author hears of a reply once (a mention already tells them), never of their own, and
+      // only while still a member of the workspace.
+      const threadAuthor =
+        threadAuthorId && threadAuthorId !== membership.userId && !ids.includes(threadAuthorId)
+          ? members.find((m) => m.user_id === threadAuthorId)
+          : undefined;
       notify(
         request,
         upload,
         text,
         members.filter((m) => ids.includes(m.user_id)),
         membership.workspaceId,
+        threadAuthor,
       );
       return reply.code(201).send(await threadOf(upload, membership, id));
     },

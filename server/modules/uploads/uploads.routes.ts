@@ -120,6 +120,27 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     },
   );
 
+  // A mailed link opens one image's details though it may not be on the grid's first page: its list item alone.
+  app.get(
+    '/uploads/:stored_filename/item',
+    {
+      ...reading,
+      schema: {
+        params: storedFilenameParams,
+        response: { 200: uploadItem, 400: errorResponse, 401: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
+      const modality = upload.metadata?.['modality'];
+      const verdicts = await qc.latestVerdicts([upload.id]);
+      return toLibraryItem(
+        { ...upload, modality: typeof modality === 'string' ? modality : null },
+        verdicts.get(upload.id),
+      );
+    },
+  );
+
   app.get(
     '/uploads/:stored_filename',
     { ...reading, schema: { params: storedFilenameParams, response: { 404: errorResponse, 416: errorResponse } } },
