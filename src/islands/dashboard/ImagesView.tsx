@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import { $detailsItem, closeDetails, openDetails } from '../../stores/details.ts';
+import { $imageLinkError, imageLinkOf, openImageLink } from '../../stores/image-link.ts';
 import { $library, loadLibrary, loadMoreLibrary } from '../../stores/library.ts';
 import DetailsModal from './DetailsModal.tsx';
 import LibraryGrid from './LibraryGrid.tsx';
@@ -14,12 +15,24 @@ const SEARCH_DELAY_MS = 250;
 export default function ImagesView() {
   const state = useStore($library);
   const detailsItem = useStore($detailsItem);
+  const linkError = useStore($imageLinkError);
   const [search, setSearch] = useState(state.search);
   const opener = useRef<HTMLElement | null>(null);
 
   useEffect(() => {
     void loadLibrary();
-    return () => closeDetails();
+    // A mailed link (?workspace=…&image=…) opens that image's details; the address then drops the query, so
+    // closing the modal and reloading shows the grid.
+    const link = imageLinkOf(window.location.search);
+    if (link) {
+      void openImageLink(link).then(() =>
+        window.history.replaceState(window.history.state, '', window.location.pathname),
+      );
+    }
+    return () => {
+      closeDetails();
+      $imageLinkError.set('');
+    };
   }, []);
 
   useEffect(() => {
@@ -34,14 +47,16 @@ export default function ImagesView() {
   };
   const close = () => {
     closeDetails();
-    // Focus goes back to the Details button that opened the modal.
-    opener.current?.focus();
+    // Focus goes back to the Details button that opened the modal, or to the page's title when a link opened it.
+    (opener.current ?? document.getElementById('images-title'))?.focus();
   };
   const firstLoad = state.loading && !state.loaded;
 
   return (
     <section aria-labelledby="images-title" className="dash-section">
-      <h1 id="images-title">My Images</h1>
+      <h1 id="images-title" tabIndex={-1}>
+        My Images
+      </h1>
       <div className="dash-toolbar">
         <div className="dash-field">
           <label htmlFor="image-search">Search images</label>
@@ -55,6 +70,11 @@ export default function ImagesView() {
         </div>
       </div>
       <UploadControls />
+      {linkError && (
+        <p role="alert" className="dash-error">
+          {linkError}
+        </p>
+      )}
       {state.error && (
         <p role="alert" className="dash-error">
           {state.error}
