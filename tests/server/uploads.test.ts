@@ -2,7 +2,10 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { auditEvents } from '../../server/modules/audit/audit.table.ts';
+import { createDeidentificationRepository } from '../../server/modules/deidentification/deidentification.repository.ts';
+import { createUploadsRepository } from '../../server/modules/uploads/uploads.repository.ts';
 import { uploads } from '../../server/modules/uploads/uploads.table.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
@@ -170,5 +173,39 @@ describe('POST /uploads', () => {
     expect(events.filter((e) => names.has((e.detail as { stored_filename: string }).stored_filename)).length).toBe(8);
     const listed = (await t.app.inject({ url: '/api/v1/uploads', headers: user.auth })).json();
     expect(listed.filter((item: { stored_filename: string }) => names.has(item.stored_filename)).length).toBe(8);
+  });
+});
+
+describe('recording an upload', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createSignedInUser(t);
+  });
+  afterAll(async () => t.close());
+
+  it('keeps neither the upload nor its audit event when its report cannot be recorded', async () => {
+    const first = await uploadFile(t, user, 'a.png', await pngBytes());
+    const [stored] = await t.app.db
+      .select()
+      .from(uploads)
+      .where(eq(uploads.storedFilename, first.json().stored_filename));
+    const storedFilename = `${randomUUID()}.dcm`;
+    const row = { ...stored!, id: randomUUID(), storedFilename, createdAt: new Date() };
+    const report = { profile: 'basic', fileName: null } as never;
+    // The report names an upload that does not exist: its foreign key fails, and with it the whole statement.
+    const orphanReport = createDeidentificationRepository({ db: t.app.db }).insertOf(randomUUID(), report);
+    await expect(
+      createUploadsRepository({ db: t.app.db }).insert(
+        row,
+        { userId: user.id, action: 'upload.create', ip: '127.0.0.1', detail: { stored_filename: storedFilename } },
+        orphanReport,
+      ),
+    ).rejects.toThrow();
+    expect(await t.app.db.select().from(uploads).where(eq(uploads.storedFilename, storedFilename))).toEqual([]);
+    const events = await t.app.db.select().from(auditEvents).where(eq(auditEvents.action, 'upload.create'));
+    expect(events.map((e) => (e.detail as { stored_filename: string }).stored_filename)).not.toContain(storedFilename);
+    expect(events).toHaveLength(1);
   });
 });

@@ -105,6 +105,14 @@ export function createAuditRepository({ db }: { db: Database }) {
   }
 
   return {
+    /**
+     * The insert of a workspace's event, not run: for a change recorded in the same statement as its event.
+     * An account's sign-in, shown in several workspaces, is not one (see `record`).
+     */
+    insertOf(event: AuditEvent) {
+      return db.insert(auditEvents).values(rowOf(event));
+    },
+
     async record(event: AuditEvent): Promise<void> {
       const row = rowOf(event);
       await db.insert(auditEvents).values(row);

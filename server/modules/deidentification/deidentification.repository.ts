@@ -30,6 +30,10 @@ export function toReportBody(report: DeidentificationReport): DeidentificationRe
 /** Reads and writes de-identification reports. */
 export function createDeidentificationRepository({ db }: { db: Database }) {
   return {
+    /** The insert keeping the report of one upload, not run: for the statement that records the upload. */
+    insertOf(uploadId: string, report: DeidentificationReport) {
+      return db.insert(deidentificationReports).values({ uploadId, report });
+    },
     /** Keeps the report of one upload. */
     async insert(uploadId: string, report: DeidentificationReport): Promise<void> {
       await db.insert(deidentificationReports).values({ uploadId, report });

@@ -109,7 +109,7 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
               ...(kept && { kept_original: true }),
             },
           },
-          report && ((tx) => createDeidentificationRepository({ db: tx }).insert(row.id, report)),
+          report && createDeidentificationRepository({ db: app.db }).insertOf(row.id, report),
         );
         items.push(toUploadItem(row));
       }

@@ -89,7 +89,7 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
           ...(kept && { kept_original: true, original_name: file.originalName }),
         },
       },
-      report && ((tx) => createDeidentificationRepository({ db: tx }).insert(row.id, report)),
+      report && createDeidentificationRepository({ db: app.db }).insertOf(row.id, report),
     );
     return reply.code(201).send(toUploadItem(row));
   });
