@@ -6,7 +6,7 @@ import {
   deidentificationReport,
   MAX_BLANKED_REGIONS,
 } from '../../../contract/deidentification.ts';
-import { errorResponse } from '../../../contract/errors.ts';
+import { errorResponses } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { conflict, unprocessable } from '../../http-errors.ts';
 import { currentMembership } from '../../plugins/workspace-guard.ts';
@@ -56,12 +56,7 @@ export default async function blankingRoutes(fastify: FastifyInstance): Promise<
       schema: {
         params: storedFilenameParams,
         response: {
-          401: errorResponse,
-          404: errorResponse,
-          409: errorResponse,
-          413: errorResponse,
-          415: errorResponse,
-          422: errorResponse,
+          ...errorResponses(401, 404, 409, 413, 415, 422),
         },
       },
     },
@@ -100,13 +95,7 @@ export default async function blankingRoutes(fastify: FastifyInstance): Promise<
         body: blankingRegionsRequest,
         response: {
           200: deidentificationReport,
-          400: errorResponse,
-          401: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
-          409: errorResponse,
-          413: errorResponse,
-          422: errorResponse,
+          ...errorResponses(400, 401, 403, 404, 409, 413, 422),
         },
       },
     },
@@ -171,12 +160,7 @@ export default async function blankingRoutes(fastify: FastifyInstance): Promise<
         params: storedFilenameParams,
         response: {
           200: deidentificationReport,
-          401: errorResponse,
-          403: errorResponse,
-          404: errorResponse,
-          409: errorResponse,
-          413: errorResponse,
-          422: errorResponse,
+          ...errorResponses(401, 403, 404, 409, 413, 422),
         },
       },
     },
