@@ -21,6 +21,9 @@ import { multipartBody } from './uploads-fixtures.ts';
 
 const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
 const NIBABEL = '/usr/lib/python3/dist-packages/nibabel/tests/data';
+// The clinical examples Debian's GDCM library and dicom3tools ship (an XA run, an MR slice), when installed.
+const GDCM_EXAMPLES = '/usr/share/doc/libgdcm3.0/examples';
+const DICOM3TOOLS_EXAMPLES = '/usr/share/doc/dicom3tools/examples';
 const PYTHON = '/usr/bin/python3';
 const DCMTK = ['dcmcjpeg', 'dcmcrle', 'dcmcjpls'].map((tool) => `/usr/bin/${tool}`);
 const missing = [PYDICOM, NIBABEL, PYTHON, ...DCMTK].filter((p) => !existsSync(p));
@@ -139,7 +142,10 @@ function corpus(): CorpusFile[] {
   for (const [root, prefix] of [
     [PYDICOM, 'pydicom'],
     [NIBABEL, 'nibabel'],
+    [GDCM_EXAMPLES, 'gdcm'],
+    [DICOM3TOOLS_EXAMPLES, 'dicom3tools'],
   ] as const) {
+    if (!existsSync(root)) continue;
     for (const file of walk(root)) {
       const label = `${prefix}/${path.relative(root, file)}`;
       add({ label, uploadName: path.basename(file), kind: kindOf(file), path: file });

@@ -33,10 +33,12 @@ function encapsulatedFrame(
 ): Uint8Array {
   const fragments = element.fragments ?? [];
   if (frames === 1) return dicomParser.readEncapsulatedPixelDataFromFragments(dataSet, element, 0, fragments.length);
-  if ((element.basicOffsetTable ?? []).length > 0)
-    return dicomParser.readEncapsulatedImageFrame(dataSet, element, frame);
+  // One fragment per frame needs no offset table, and is right even where the table is wrong (GDCM's example
+  // 00191113.dcm has odd-length fragments its table does not count), as pydicom and dcmtk read it.
   if (fragments.length === frames)
     return dicomParser.readEncapsulatedPixelDataFromFragments(dataSet, element, frame, 1);
+  if ((element.basicOffsetTable ?? []).length > 0)
+    return dicomParser.readEncapsulatedImageFrame(dataSet, element, frame);
   // No offset table and several fragments per frame: find frame starts from JPEG markers.
   const table = dicomParser.createJPEGBasicOffsetTable(dataSet, element);
   return dicomParser.readEncapsulatedImageFrame(dataSet, element, frame, table);
