@@ -48,6 +48,16 @@ function lineScores(residual: Float32Array, keep: Uint8Array, ringKeep: Uint8Arr
   const ringLimit = 0.45 * Math.min(width, height);
   // Four slices at most: the line sums cost 36 passes per voxel.
   const zStep = Math.max(1, Math.ceil(slices / 4));
+  // The voxels the lines are judged on, gathered first: the sums then run one angle at a time, each angle's
+  // bins (a few kilobytes) staying in cache, where one voxel at a time touched 36 bins far apart. Every bin
+  // still adds its voxels in scan order, so the sums are the same to the bit.
+  let lineVoxels = 0;
+  for (let z = 0; z < slices; z += zStep)
+    for (let i = z * width * height, end = i + width * height; i < end; i++) if (keep[i]) lineVoxels++;
+  const ox = new Float64Array(lineVoxels),
+    oy = new Float64Array(lineVoxels),
+    clipped = new Float64Array(lineVoxels);
+  let v = 0;
   for (let z = 0; z < slices; z += zStep) {
     const o = z * width * height;
     for (let y = 0; y < height; y++) {
@@ -57,26 +67,35 @@ function lineScores(residual: Float32Array, keep: Uint8Array, ringKeep: Uint8Arr
         const r = Math.max(-150, Math.min(150, residual[i]!));
         const dx = x - cx,
           dy = y - cy;
-        const rad = Math.min(diag - 1, Math.round(Math.hypot(dx, dy)));
         // The edge of the reconstruction circle (at half the matrix) is a centred circle on every scan.
-        const inRing = ringKeep[i] && rad < ringLimit;
-        const sector = Math.min(15, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 16));
-        if (inRing) {
-          ringSum[rad * 16 + sector]! += r;
-          ringN[rad * 16 + sector]!++;
+        if (ringKeep[i]) {
+          const rad = Math.min(diag - 1, Math.round(Math.hypot(dx, dy)));
+          if (rad < ringLimit) {
+            const sector = Math.min(15, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 16));
+            ringSum[rad * 16 + sector]! += r;
+            ringN[rad * 16 + sector]!++;
+          }
         }
         if (!keep[i]) continue;
-        for (let a = 0; a < ANGLES; a++) {
-          const t = Math.min(diag - 1, Math.max(0, Math.round(dx * cos[a]! + dy * sin[a]! + diag / 2)));
-          const along = Math.min(
-            SEGMENTS - 1,
-            Math.max(0, Math.floor((-dx * sin[a]! + dy * cos[a]! + diag / 2) / segment)),
-          );
-          const k = (a * diag + t) * SEGMENTS + along;
-          lineSum[k]! += r;
-          lineN[k]!++;
-        }
+        ox[v] = dx;
+        oy[v] = dy;
+        clipped[v++] = r;
       }
+    }
+  }
+  const centre = diag / 2;
+  for (let a = 0; a < ANGLES; a++) {
+    const ca = cos[a]!,
+      sa = sin[a]!,
+      base = a * diag;
+    for (let p = 0; p < lineVoxels; p++) {
+      const dx = ox[p]!,
+        dy = oy[p]!;
+      const t = Math.min(diag - 1, Math.max(0, Math.round(dx * ca + dy * sa + centre)));
+      const along = Math.min(SEGMENTS - 1, Math.max(0, Math.floor((-dx * sa + dy * ca + centre) / segment)));
+      const k = (base + t) * SEGMENTS + along;
+      lineSum[k]! += clipped[p]!;
+      lineN[k]!++;
     }
   }
   const score = (sum: Float64Array, n: Uint32Array, pieces: number, minPieces: number) => {
