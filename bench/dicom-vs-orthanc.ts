@@ -5,7 +5,7 @@ import { writeDicomFile, type FixtureElement } from '../tests/fixtures/dicom-wri
 import { multipartBody } from '../tests/fixtures/multipart-body.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
 import { benchAccount } from './lib/bench-account.ts';
-import { startChildServer } from './lib/child-server.ts';
+import { startApiServer } from './lib/child-server.ts';
 import { benchAgent, expectOk, send } from './lib/client.ts';
 import { databaseEnv, databaseLabel } from './lib/database.ts';
 import { orthancExecutable, startOrthanc } from './lib/orthanc.ts';
@@ -152,7 +152,7 @@ const bodies = files.map((file, i) =>
 
 /** A round against a fresh instance of this server (its own data folder, a new account). */
 async function runOurs(): Promise<{ upload: Phase; preview: Phase }> {
-  const server = await startChildServer('server/main.ts', 8943, '/api/v1/health', databaseEnv);
+  const server = await startApiServer(8943, databaseEnv);
   try {
     const token = await benchAccount(server.url, server.dataDir);
     const auth = { authorization: `Bearer ${token}` };

@@ -2,11 +2,12 @@
 // read, schema serialisation) against bare node:http answering the same bytes, at 50 connections, alternated
 // in paired rounds: each round's ratio compares two runs seconds apart, and the median ratio is reported, so
 // load from elsewhere on the machine shifts both sides of a pair rather than the result.
-// BENCH_DATABASE_URL runs the server on PostgreSQL.
+// BENCH_DATABASE_URL runs the server on PostgreSQL. BENCH_JSON_ROUTE names another signed-in GET route
+// (e.g. /api/v1/dashboard/metrics, which servers without workspaces had too, see BENCH_SERVER_DIR).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { benchAccount } from './lib/bench-account.ts';
-import { startChildServer } from './lib/child-server.ts';
+import { startApiServer, startChildServer } from './lib/child-server.ts';
 import { benchAgent, expectOk, send } from './lib/client.ts';
 import { databaseEnv, databaseLabel } from './lib/database.ts';
 import { httpLoad, type LoadResult } from './lib/load.ts';
@@ -15,15 +16,16 @@ import { pairedRounds } from './lib/paired-rounds.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 7);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const route = process.env.BENCH_JSON_ROUTE ?? '/api/v1/workspaces';
 
-const app = await startChildServer('server/main.ts', 18787, '/api/v1/health', databaseEnv);
+const app = await startApiServer(18787, databaseEnv);
 let pairs: { app: LoadResult; bare: LoadResult }[];
 try {
   const token = await benchAccount(app.url, app.dataDir);
   const headers = { authorization: `Bearer ${token}` };
-  const url = `${app.url}/api/v1/workspaces`;
+  const url = `${app.url}${route}`;
   const agent = benchAgent(1);
-  const answer = expectOk(await send(agent, url, { headers }), 'GET /workspaces');
+  const answer = expectOk(await send(agent, url, { headers }), `GET ${route}`);
   await agent.close();
   const bodyFile = path.join(app.dataDir, 'workspaces.body');
   writeFileSync(bodyFile, answer.body);
@@ -48,9 +50,7 @@ try {
 const of = (side: 'app' | 'bare', pick: (r: LoadResult) => number) => median(pairs.map((p) => pick(p[side])));
 const line = (side: 'app' | 'bare') =>
   `${of(side, (r) => r.rate).toFixed(0)} req/s, p50 ${of(side, (r) => r.p50).toFixed(2)} ms, p99 ${of(side, (r) => r.p99).toFixed(2)} ms, server CPU ${of(side, (r) => r.serverCpuMs).toFixed(3)} ms per answer`;
-console.log(
-  `http-overhead (${databaseLabel}): GET /api/v1/workspaces signed in, 50 connections, medians of ${rounds} rounds`,
-);
+console.log(`http-overhead (${databaseLabel}): GET ${route} signed in, 50 connections, medians of ${rounds} rounds`);
 console.log(`  this server ${line('app')}`);
 console.log(`  bare node:http with the same bytes ${line('bare')}`);
 const ratio = median(pairs.map((p) => p.app.rate / p.bare.rate));

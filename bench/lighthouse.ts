@@ -6,7 +6,7 @@ import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { buildSite } from './lib/build-site.ts';
-import { startChildServer } from './lib/child-server.ts';
+import { startApiServer } from './lib/child-server.ts';
 
 const routes = ['/', '/user-guide', '/careers'];
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -14,7 +14,7 @@ const port = Number(process.env.BENCH_LIGHTHOUSE_PORT ?? 18801);
 const distDir = path.join(tmpdir(), `imageqc-bench-lighthouse-${process.pid}`);
 
 buildSite(distDir, { PUBLIC_SITE_URL: `http://127.0.0.1:${port}` });
-const server = await startChildServer('server/main.ts', port, '/api/v1/health', { DIST_DIR: distDir });
+const server = await startApiServer(port, { DIST_DIR: distDir });
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
   chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],

@@ -2,13 +2,16 @@
 // of the first page and of a page from the middle of the list (by its cursor), each alternated with bare
 // node:http answering the same bytes, which shows what this machine allows right now. Asked as the dashboard
 // asks (a browser's Accept-Encoding). Before measuring, every page is walked once to check the paging: each
-// item exactly once, newest first. BENCH_DATABASE_URL runs the server on PostgreSQL.
+// item exactly once, newest first. BENCH_DATABASE_URL runs the server on PostgreSQL. A server that does not
+// page (before `limit` and `cursor`, see BENCH_SERVER_DIR) answers the whole list to the first request: then
+// that whole-list answer is what is measured, as the dashboard of the time asked for it. BENCH_LIST_WHOLE=1
+// also measures the whole-list answer (`GET /uploads` with neither `limit` nor `cursor`) of a paging server.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NEXT_CURSOR_HEADER } from '../contract/uploads.ts';
 import { multipartBody } from '../tests/fixtures/multipart-body.ts';
 import { benchAccount } from './lib/bench-account.ts';
-import { startChildServer } from './lib/child-server.ts';
+import { startApiServer, startChildServer } from './lib/child-server.ts';
 import { benchAgent, expectOk, send } from './lib/client.ts';
 import { databaseEnv, databaseLabel } from './lib/database.ts';
 import { httpLoad, type LoadResult } from './lib/load.ts';
@@ -29,7 +32,7 @@ const png = Buffer.from(
 );
 const agent = benchAgent(8);
 
-const app = await startChildServer('server/main.ts', 18793, '/api/v1/health', databaseEnv);
+const app = await startApiServer(18793, databaseEnv);
 try {
   const token = await benchAccount(app.url, app.dataDir);
   const auth = { authorization: `Bearer ${token}` };
@@ -71,13 +74,20 @@ try {
   } while (cursor);
   if (seen.size !== items) throw new Error(`paging listed ${seen.size} distinct items of ${items}`);
 
-  const pages = [
-    { label: 'first page', query: `limit=${pageSize}` },
-    { label: 'page in the middle', query: `limit=${pageSize}&cursor=${encodeURIComponent(middleCursor!)}` },
-  ];
+  const whole = { label: `whole list, ${items} items`, query: '' };
+  const pages = !middleCursor
+    ? [whole] // the server answered everything to the first request: it does not page
+    : [
+        { label: `first page, ${pageSize} of ${items} items`, query: `limit=${pageSize}` },
+        {
+          label: `page in the middle, ${pageSize} of ${items} items`,
+          query: `limit=${pageSize}&cursor=${encodeURIComponent(middleCursor)}`,
+        },
+        ...(process.env.BENCH_LIST_WHOLE === '1' ? [whole] : []),
+      ];
   const headers = { ...auth, 'accept-encoding': acceptEncoding };
   for (const [index, page] of pages.entries()) {
-    const url = `${app.url}/api/v1/uploads?${page.query}`;
+    const url = `${app.url}/api/v1/uploads${page.query ? `?${page.query}` : ''}`;
     // The exact answer, still compressed, saved for the baseline to send as it is.
     const answer = expectOk(await send(agent, url, { headers }), page.label);
     const bodyFile = path.join(app.dataDir, `list-${index}.body`);
@@ -102,7 +112,7 @@ try {
       const line = (side: 'app' | 'bare') =>
         `${of(side, (r) => r.rate).toFixed(0)} req/s, p50 ${of(side, (r) => r.p50).toFixed(1)} ms, p99 ${of(side, (r) => r.p99).toFixed(1)} ms, server CPU ${of(side, (r) => r.serverCpuMs).toFixed(2)} ms per answer`;
       console.log(
-        `list (${databaseLabel}), ${page.label}: ${pageSize} of ${items} items, ${(answer.body.length / 1024).toFixed(1)} KiB (${encoding ?? 'uncompressed'}), 50 connections, medians of ${rounds} alternated rounds`,
+        `list (${databaseLabel}), ${page.label}, ${(answer.body.length / 1024).toFixed(1)} KiB (${encoding ?? 'uncompressed'}), 50 connections, medians of ${rounds} alternated rounds`,
       );
       console.log(`  this server ${line('app')} (target p99 <= 20 ms)`);
       console.log(`  bare node:http with the same bytes ${line('bare')}`);

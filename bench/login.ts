@@ -1,14 +1,18 @@
 // 50 parallel sign-ins (BENCH_USERS) against the real server in a child process, in waves (BENCH_ROUNDS),
 // each alternated with a wave against bare node:http that only checks the same password on the same argon2
 // pool (bench/lib/bare-login-server.ts): p50/p95/p99 of both, their p99 ratio, and the server's event-loop
-// delay meanwhile (targets: p99 ≤ 1 s, event-loop delay ≤ 50 ms). BENCH_DATABASE_URL runs it on PostgreSQL.
+// delay meanwhile (targets: p99 ≤ 1 s, event-loop delay ≤ 50 ms). Meanwhile one more signed-in client asks
+// GET /api/v1/dashboard/metrics every 20 ms, one request at a time: what a sign-in flood does to everyone else's
+// routes, beside that client's latency on the idle server. BENCH_DATABASE_URL runs it on PostgreSQL.
 // The same file is the child: with LOGIN_BENCH_CHILD set it measures its own event loop and runs the server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { startChildServer } from './lib/child-server.ts';
+import { pathToFileURL } from 'node:url';
+import { serverDir, serverEntry, serverLabel, startChildServer } from './lib/child-server.ts';
+import { benchAgent, expectOk, send } from './lib/client.ts';
 import { databaseEnv, databaseLabel } from './lib/database.ts';
 import { httpLoad, percentile, type LoadResult } from './lib/load.ts';
 import { pairedRounds } from './lib/paired-rounds.ts';
@@ -32,7 +36,7 @@ if (process.env.LOGIN_BENCH_CHILD) {
     process.send?.({ p99: ms(delay.percentile(99)), max: ms(delay.max), mean: ms(delay.mean) });
     if (message === 'reset') delay.reset();
   });
-  await import('../server/main.ts');
+  await import(pathToFileURL(serverEntry).href);
 } else {
   await runBench();
 }
@@ -79,6 +83,7 @@ async function runBench(): Promise<void> {
     env: {
       ...process.env,
       LOGIN_BENCH_CHILD: '1',
+      ...(process.env.BENCH_SERVER_DIR ? { BENCH_SERVER_DIR: serverDir } : {}),
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
@@ -86,7 +91,9 @@ async function runBench(): Promise<void> {
       ...databaseEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    cwd: serverDir,
   });
+  console.log(`API server: ${serverLabel}`);
   const bare = await startChildServer('bench/lib/bare-login-server.ts', 18803, '/', { BARE_PASSWORD: PASSWORD });
   try {
     await waitForHealth(url);
@@ -116,11 +123,47 @@ async function runBench(): Promise<void> {
       });
     await wave(`${url}/api/v1/auth/login`); // warm-up: JIT, connection pool, argon2 threads
     await wave(bare.url);
+
+    // The other route's client: its own session, its own kept-alive connection.
+    const signedIn = await post('/auth/login', { email: emails[0], password: PASSWORD });
+    const probeAuth = { authorization: `Bearer ${((await signedIn.json()) as { access_token: string }).access_token}` };
+    const probeAgent = benchAgent(1);
+    const probeOnce = async () => {
+      const started = performance.now();
+      expectOk(
+        await send(probeAgent, `${url}/api/v1/dashboard/metrics`, { headers: probeAuth }),
+        'GET /dashboard/metrics',
+      );
+      return performance.now() - started;
+    };
+    const idleProbe: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      idleProbe.push(await probeOnce());
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const floodProbe: number[] = [];
+    /** Runs `during` while the probe asks every 20 ms. */
+    const probed = async <T>(during: Promise<T>): Promise<T> => {
+      let running = true;
+      const loop = (async () => {
+        while (running) {
+          floodProbe.push(await probeOnce());
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      try {
+        return await during;
+      } finally {
+        running = false;
+        await loop;
+      }
+    };
+
     let worstDelay: Delay = { p99: 0, max: 0, mean: 0 };
     const pairs = await pairedRounds(ROUNDS, {
       app: async () => {
         await ask(child, 'reset');
-        const result = await wave(`${url}/api/v1/auth/login`);
+        const result = await probed(wave(`${url}/api/v1/auth/login`));
         const delay = await ask(child, 'report');
         if (delay.max > worstDelay.max) worstDelay = delay;
         return result;
@@ -144,6 +187,13 @@ async function runBench(): Promise<void> {
       `  server event-loop delay max ${worstDelay.max.toFixed(1)} ms, p99 ${worstDelay.p99.toFixed(1)} ms, ` +
         `mean ${worstDelay.mean.toFixed(1)} ms (target <= 50 ms)`,
     );
+    await probeAgent.close();
+    const probeLine = (latencies: number[]) => {
+      const sorted = [...latencies].sort((a, b) => a - b);
+      return `p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms (${sorted.length} requests)`;
+    };
+    console.log(`  GET /dashboard/metrics by another signed-in client during the waves: ${probeLine(floodProbe)}`);
+    console.log(`  the same client on the idle server: ${probeLine(idleProbe)}`);
   } finally {
     await bare.stop();
     const exited = new Promise((resolve) => child.once('exit', resolve));

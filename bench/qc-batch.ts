@@ -6,7 +6,7 @@ import { availableParallelism } from 'node:os';
 import { makeDicomImage } from '../tests/fixtures/dicom-fixtures.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../tests/fixtures/phantoms.ts';
 import { benchAccount } from './lib/bench-account.ts';
-import { startChildServer } from './lib/child-server.ts';
+import { startApiServer } from './lib/child-server.ts';
 
 const slices = Number(process.env.BENCH_SLICES ?? 1000);
 const TARGET_S = 60;
@@ -21,7 +21,7 @@ const variants = await Promise.all(
 const env: Record<string, string> = process.env.BENCH_DATABASE_URL
   ? { DATABASE_URL: process.env.BENCH_DATABASE_URL }
   : {};
-const server = await startChildServer('server/main.ts', 18797, '/api/v1/health', env);
+const server = await startApiServer(18797, env);
 try {
   const token = await benchAccount(server.url, server.dataDir);
   const auth = { authorization: `Bearer ${token}` };

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { benchAccount } from './lib/bench-account.ts';
-import { startChildServer } from './lib/child-server.ts';
+import { startApiServer, startChildServer } from './lib/child-server.ts';
 import { benchAgent, send } from './lib/client.ts';
 import { databaseEnv, databaseLabel } from './lib/database.ts';
 import { cpuSeconds } from './lib/process-cpu.ts';
@@ -60,7 +60,7 @@ function rssBytes(pid: number): number {
   return Number(line?.[1] ?? 0) * 1024;
 }
 
-const app = await startChildServer('server/main.ts', 18791, '/api/v1/health', databaseEnv);
+const app = await startApiServer(18791, databaseEnv);
 const bare = await startChildServer('bench/lib/bare-upload-server.ts', 18792, '/');
 const durable = await startChildServer('bench/lib/bare-upload-server.ts', 18793, '/', { BARE_DURABLE: '1' });
 type Side = 'api' | 'bare' | 'durable';

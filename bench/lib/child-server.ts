@@ -1,7 +1,31 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+/**
+ * The checkout whose API server the benchmarks start: BENCH_SERVER_DIR (another worktree, e.g. an older
+ * commit, with its own node_modules), else this one. The load generator, the client, the baselines and the
+ * rounds stay this checkout's, so the same harness measures both servers.
+ */
+export const serverDir = path.resolve(process.env.BENCH_SERVER_DIR ?? '.');
+
+/** The entry script of the API server in `serverDir`. */
+export const serverEntry = path.join(serverDir, 'server', 'main.ts');
+if (!existsSync(serverEntry)) throw new Error(`BENCH_SERVER_DIR: no server/main.ts in ${serverDir}`);
+
+/** Which server the figures are of, for the printed lines: "this checkout" or the folder and its commit. */
+export const serverLabel = process.env.BENCH_SERVER_DIR
+  ? `server of ${serverDir} at ${gitCommit(serverDir)}`
+  : 'server of this checkout';
+
+function gitCommit(dir: string): string {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'an unknown commit';
+  }
+}
 
 /** A server process started for a benchmark, stopped by `stop()`. */
 export interface ChildServer {
@@ -27,12 +51,16 @@ async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Starts `node <script>` on `port` with a fresh DATA_DIR and waits until `readyPath` answers 200. */
+/**
+ * Starts `node <script>` on `port` with a fresh DATA_DIR and waits until `readyPath` answers 200; `cwd` is
+ * the folder it runs in (this one unless given).
+ */
 export async function startChildServer(
   script: string,
   port: number,
   readyPath: string,
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<ChildServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'imageqc-bench-'));
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the servers a bench starts.
@@ -47,6 +75,7 @@ export async function startChildServer(
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
+    ...(cwd ? { cwd } : {}),
   });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(url + readyPath);
@@ -63,4 +92,13 @@ export async function startChildServer(
     },
     removeData,
   };
+}
+
+let announced = false;
+
+/** Starts the API server of `serverDir` (see BENCH_SERVER_DIR) in that folder, ready once /api/v1/health answers. */
+export function startApiServer(port: number, env: Record<string, string> = {}): Promise<ChildServer> {
+  if (!announced) console.log(`API server: ${serverLabel}`);
+  announced = true;
+  return startChildServer(serverEntry, port, '/api/v1/health', env, serverDir);
 }
