@@ -147,6 +147,26 @@ def degrade(img, family, kind, strength, rng):
     raise ValueError(kind)
 
 
+def clean_variants(vol, family, rng):
+    """The clean image as it is, and as other clean acquisitions of it would come: a tighter field of view,
+    half the matrix (averaged), turned a quarter, and for MR, whose units are arbitrary, a smaller scale (a
+    larger one could pass the stored type's top)."""
+    yield "original", vol
+    z, h, w = vol.shape
+    # The field of view closes in on the body by half of the margin around it, never cutting the body.
+    fg = foreground(vol)
+    rows, cols = np.nonzero(fg.any(axis=(0, 2)))[0], np.nonzero(fg.any(axis=(0, 1)))[0]
+    if len(rows) and len(cols):
+        top, left = rows[0] // 2, cols[0] // 2
+        bottom, right = h - (h - rows[-1] - 1) // 2, w - (w - cols[-1] - 1) // 2
+        yield "cropped", vol[:, top:bottom, left:right]
+    if min(h, w) >= 128:
+        yield "half-matrix", vol[:, : h // 2 * 2, : w // 2 * 2].reshape(z, h // 2, 2, w // 2, 2).mean(axis=(2, 4))
+    yield "turned", np.rot90(vol, axes=(1, 2)).copy()
+    if family == "MR":
+        yield "rescaled", vol * rng.choice([0.25, 0.5])
+
+
 def raw_dicom(path):
     """The data set, its pixel data decompressed (gdcmconv when pydicom has no codec for it)."""
     ds = pydicom.dcmread(path)
@@ -168,7 +188,7 @@ def load(path):
             data = data[..., 0]
         vol = np.transpose(data, (2, 1, 0))
 
-        def write(values, out):
+        def write(values, out, turned=False):
             nib.save(nib.Nifti1Image(np.transpose(values, (2, 1, 0)).astype(np.float32), image.affine), out)
 
         return vol, write, ".nii"
@@ -181,12 +201,17 @@ def load(path):
     bits = int(ds.BitsStored)
     lo, hi = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if signed else (0, 2**bits - 1)
 
-    def write(values, out):
+    def write(values, out, turned=False):
         stored_values = np.clip(np.round((values - intercept) / slope), lo, hi)
         clone = copy_module.deepcopy(ds)
         dtype = np.int16 if signed else np.uint16
         clone.BitsAllocated = 16
         clone.Rows, clone.Columns = values.shape[1], values.shape[2]
+        if turned and "InPlanePhaseEncodingDirection" in clone:
+            # A quarter turn swaps rows and columns, and with them the axis the phase was encoded along.
+            clone.InPlanePhaseEncodingDirection = {"ROW": "COL", "COL": "ROW"}.get(
+                clone.InPlanePhaseEncodingDirection, clone.InPlanePhaseEncodingDirection
+            )
         clone.PixelData = stored_values.astype(dtype).tobytes()
         clone.file_meta.TransferSyntaxUID = ExplicitVRLittleEndian
         clone.is_little_endian = True
@@ -210,14 +235,19 @@ def main():
             print(f"skipped {path}: {error}", file=sys.stderr)
             continue
         source = os.path.basename(path)
-        cases = [("clean", None)] + [(k, s) for k in KINDS[family] for s in ("mild", "strong")]
-        for kind, strength in cases:
-            values = vol if kind == "clean" else degrade(vol, family, kind, strength, rng)
-            name = f"{len(manifest):03d}-{family}-{kind}-{strength or 'none'}{ext}"
-            write(values, os.path.join(out_dir, name))
+        for variant, values in clean_variants(vol, family, rng):
+            name = f"{len(manifest):03d}-{family}-clean-{variant}{ext}"
+            write(values, os.path.join(out_dir, name), turned=variant == "turned")
             manifest.append(
-                {"file": name, "family": family, "kind": kind, "strength": strength, "source": source}
+                {"file": name, "family": family, "kind": "clean", "strength": None, "source": f"{source} {variant}"}
             )
+        for kind in KINDS[family]:
+            for strength in ("mild", "strong"):
+                name = f"{len(manifest):03d}-{family}-{kind}-{strength}{ext}"
+                write(degrade(vol, family, kind, strength, rng), os.path.join(out_dir, name))
+                manifest.append(
+                    {"file": name, "family": family, "kind": kind, "strength": strength, "source": source}
+                )
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     print(f"{len(manifest)} cases from {len({m['source'] for m in manifest})} images in {out_dir}")
