@@ -37,6 +37,18 @@ export interface ChildServer {
   removeData(): void;
 }
 
+/**
+ * Throws when something already answers on `port`: the benchmark would otherwise measure that process (another
+ * benchmark's server on a shared machine) while its own child fails to listen.
+ */
+export async function refuseTakenPort(port: number): Promise<void> {
+  const taken = await fetch(`http://127.0.0.1:${port}/`).then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${port} is taken by another process; stop it or wait until it ends`);
+}
+
 async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -62,6 +74,7 @@ export async function startChildServer(
   env: Record<string, string> = {},
   cwd?: string,
 ): Promise<ChildServer> {
+  await refuseTakenPort(port);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'imageqc-bench-'));
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the servers a bench starts.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
