@@ -22,6 +22,7 @@ export const MEASURE_LABELS: Record<string, MeasureLabel> = {
   streaks: { label: 'streak amplitude', unit: ' HU', digits: 1, csv: 'HU' },
   rings: { label: 'ring amplitude', unit: ' HU', digits: 1, csv: 'HU' },
   edge_width: { label: 'edge width (Gaussian sigma)', unit: ' px', digits: 2, csv: 'px' },
+  recon_edge_width: { label: 'edge width of the reconstruction (Gaussian sigma)', unit: ' px', digits: 2, csv: 'px' },
   tissue_noise_ratio: { label: 'tissue noise over background noise', unit: '', digits: 2, csv: 'ratio' },
   clipped: { label: 'clipped', unit: '%', percent: true, digits: 2, csv: 'fraction 0-1' },
   blur: { label: 'blur effect', unit: '', digits: 2, csv: 'index 0-1' },

@@ -295,8 +295,18 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
       ['blur', 'motion'],
       'Blurred image',
       'Check for patient motion, collimator choice and reconstruction filter.',
-      // Planar and SPECT images are smooth by nature (pydicom's whole-body example: 5.5 px): only gross blur is judged.
+      // Planar images are smooth by nature (pydicom's whole-body example: 5.5 px): only gross blur is judged.
       [6, 9],
+    ),
+    d(
+      'nm-recon-blur',
+      'recon_edge_width',
+      'high',
+      ['blur', 'motion'],
+      'Blurred reconstruction',
+      'Check for patient motion and the reconstruction: the post-filter width, the number of iterations and the resolution modelling.',
+      // PET and SPECT reconstructions keep hot lesions' edges within a pixel or two; 6 px is the planar limit.
+      [1.8, 6],
     ),
     d(
       'nm-clipping',

@@ -57,9 +57,9 @@ export const QC_MODEL: QcModel = {
           center: 0.40413,
         },
         'mr-blur': {
-          review: 1.85,
-          fail: 2.3862,
-          center: 0.30392,
+          review: 1.7358,
+          fail: 2.1838,
+          center: 0.61819,
         },
         'mr-contrast': {
           review: -0.92479,
@@ -88,8 +88,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 24.776,
-        b: 0.89645,
+        a: 24.765,
+        b: 0.89723,
       },
     },
     XR: {
@@ -175,6 +175,11 @@ export const QC_MODEL: QcModel = {
           fail: 6,
           center: 1.2706,
         },
+        'nm-recon-blur': {
+          review: 2.1914,
+          fail: 2.4427,
+          center: 1.2706,
+        },
         'nm-clipping': {
           review: 0.13583,
           fail: 0.20844,
@@ -182,8 +187,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 24.655,
-        b: 17.658,
+        a: 17.038,
+        b: 1.0329,
       },
     },
     SM: {

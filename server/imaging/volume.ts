@@ -43,6 +43,8 @@ export interface ImageVolume {
   /** DICOM Image Position (Patient) of the first slice, in mm; stacks of slices get their spacing from it. */
   origin?: [number, number, number];
   seriesDescription?: string;
+  /** DICOM Image Type (0008,0008), its values joined by backslashes: NM says there whether a frame is planar or tomographic. */
+  imageType?: string;
   /** DICOM Protocol Name (0018,1030): images of one protocol form a cohort for the quality check. */
   protocol?: string;
   /** DICOM SOP Class UID (0008,0016), or the File Meta's Media Storage SOP Class UID when the dataset lacks it. */

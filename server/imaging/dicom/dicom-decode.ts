@@ -157,6 +157,7 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
     studyDescription: stringValue(dataSet, 'x00081030'),
     origin: origin.every(Number.isFinite) ? origin : undefined,
     seriesDescription: stringValue(dataSet, 'x0008103e'),
+    imageType: stringValue(dataSet, 'x00080008'),
     protocol: stringValue(dataSet, 'x00181030'),
     sopClassUid: stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002'),
   };

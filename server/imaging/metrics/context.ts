@@ -1,3 +1,5 @@
+import type { FullResolutionCrop } from './full-resolution.ts';
+
 /** What every modality's measurements start from: the sampled, finite grey values and the object mask. */
 export interface MeasureContext {
   /** Grey values of the measurement grid (luminance for colour), all finite. */
@@ -18,6 +20,10 @@ export interface MeasureContext {
   grown: Uint8Array;
   /** Voxels of the original image per voxel of the grid, in-plane: widths in grid voxels times this are in image pixels. */
   stride: number;
+  /** A planar NM frame (static, dynamic, gated or whole-body, not a tomographic reconstruction), as DICOM's Image Type says. */
+  planar: boolean;
+  /** The full-resolution voxels around the image centre, for measures that the grid's sampling would coarsen. */
+  fullResolution: () => FullResolutionCrop;
 }
 
 /** Named measurements of one image, every value finite. */

@@ -126,8 +126,19 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     background_structure: bgStructure,
     wrap_around: wrapAround(values, object, width, height),
     clipped: pileUp(values, object),
-    edge_width: edgeWidth(values, width, height, c.band) * c.stride,
+    edge_width: mrEdgeWidth(c),
   };
+}
+
+/**
+ * Edge width in image pixels. A large image is measured at full resolution in a window about its centre:
+ * the grid's every-other-voxel sampling halves a blur's width in grid voxels, down to where the edge-width
+ * estimate can no longer tell it from the smoothing it measures with.
+ */
+function mrEdgeWidth(c: MeasureContext): number {
+  if (c.stride === 1) return edgeWidth(c.values, c.width, c.height, c.band);
+  const crop = c.fullResolution();
+  return edgeWidth(crop.values, crop.width, crop.height, crop.mask);
 }
 
 /**

@@ -244,9 +244,13 @@ export function nuclearMeasures(c: MeasureContext): Measures {
   const ratios: number[] = [];
   for (let k = 0; k < blocks.count; k++)
     if (blocks.inside[k] === 1 && blocks.mean[k]! > 0) ratios.push(blocks.sd[k]! / blocks.mean[k]!);
+  const edge = edgeWidth(values, width, height, object) * c.stride;
   return {
     counts_cv: ratios.length ? quantile(ratios, 50) : 0,
-    edge_width: edgeWidth(values, width, height, object) * c.stride,
+    edge_width: edge,
+    // A reconstruction (PET, SPECT) is as sharp as its filter makes it: its blur is judged on tighter limits
+    // than a planar frame's, whose edges are wide by nature (the gamma camera's resolution falls with depth).
+    ...(c.planar ? {} : { recon_edge_width: edge }),
     clipped: pileUp(values, object),
   };
 }

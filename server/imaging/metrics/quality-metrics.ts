@@ -9,6 +9,7 @@ import { mrMeasures, type MrGiven } from './mr-metrics.ts';
 import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
 import { histogram, moments, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
+import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
 import { gridStride, measurementGrid } from './measurement-grid.ts';
 import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
 import { forgetSmoothed, ghostRatio, laplacianVariance } from './sharpness.ts';
@@ -153,6 +154,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
   const efc = entropyFocus(values, all, offset);
   const ghost = enoughBackground ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
   const fber = enoughBackground ? energyRatio(values, object, background, offset, all) : 0;
+  let crop: FullResolutionCrop | undefined;
   const context: MeasureContext = {
     values,
     rgb: volume.channels === 3 ? volume.data : undefined,
@@ -164,6 +166,8 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
     band,
     grown,
     stride: gridStride(whole.width, whole.height),
+    planar: isPlanarNm(whole),
+    fullResolution: () => (crop ??= fullResolutionCrop(whole, context.stride, width, height, band)),
   };
   return finiteMetrics({
     modality,
@@ -192,6 +196,23 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
     ghostRatio: ghost ?? 0,
     colour: volume.channels === 3 ? colourMetrics(volume.data, object, width, height) : undefined,
   });
+}
+
+/**
+ * Whether DICOM's Image Type calls an NM image planar (static, dynamic, gated or whole-body frames) rather
+ * than a tomographic reconstruction: a gamma camera's planar image is smooth by nature.
+ */
+function isPlanarNm(volume: ImageVolume): boolean {
+  const type =
+    volume.imageType
+      ?.toUpperCase()
+      .split('\\')
+      .map((v) => v.trim()) ?? [];
+  return (
+    volume.modality?.toUpperCase() === 'NM' &&
+    type.some((v) => ['STATIC', 'DYNAMIC', 'GATED', 'WHOLE BODY'].includes(v)) &&
+    !type.some((v) => v.includes('TOMO'))
+  );
 }
 
 /** The measurements of the image's family; a grey image labelled as a slide is judged as a projection image. */

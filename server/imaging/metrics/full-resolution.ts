@@ -1,0 +1,51 @@
+import { finiteValues } from './finite.ts';
+import { GRID_SLICE_VOXELS, GRID_SLICES } from './measurement-grid.ts';
+import type { ImageVolume } from '../volume.ts';
+
+/** A window of the image at its own resolution, with the grid's mask carried over. */
+export interface FullResolutionCrop {
+  values: Float32Array;
+  width: number;
+  height: number;
+  mask: Uint8Array;
+}
+
+/**
+ * The image at full resolution in a window about its centre no larger than a grid slice (at most 65 536
+ * voxels a slice), on the slices the grid measures, with `gridMask` (on the grid) mapped onto it. The grid
+ * samples every s-th voxel of a large image, which makes an edge a few pixels wide look narrower than the
+ * smoothing scales that judge it; the window keeps the pixels, at the grid's cost. Grey values only (the
+ * luminance of colour is not needed by the measures that use it); non-finite values are made finite.
+ */
+export function fullResolutionCrop(
+  whole: ImageVolume,
+  stride: number,
+  gridWidth: number,
+  gridHeight: number,
+  gridMask: Uint8Array,
+): FullResolutionCrop {
+  const { width, height, depth } = whole;
+  const cw = Math.min(width, 256);
+  const ch = Math.min(height, Math.floor(GRID_SLICE_VOXELS / cw));
+  const x0 = (width - cw) >> 1,
+    y0 = (height - ch) >> 1;
+  const slices =
+    depth <= GRID_SLICES
+      ? Array.from({ length: depth }, (_, z) => z)
+      : Array.from({ length: GRID_SLICES }, (_, i) => Math.floor(((i + 0.5) * depth) / GRID_SLICES));
+  const values = new Float32Array(cw * ch * slices.length);
+  const mask = new Uint8Array(values.length);
+  const gridPlane = gridWidth * gridHeight;
+  const step = whole.channels;
+  let o = 0;
+  for (const [k, z] of slices.entries())
+    for (let y = y0; y < y0 + ch; y++) {
+      const row = (z * height + y) * width;
+      const gridRow = k * gridPlane + Math.min(gridHeight - 1, Math.floor(y / stride)) * gridWidth;
+      for (let x = x0; x < x0 + cw; x++, o++) {
+        values[o] = whole.data[(row + x) * step]!;
+        mask[o] = gridMask[gridRow + Math.min(gridWidth - 1, Math.floor(x / stride))]!;
+      }
+    }
+  return { values: finiteValues(values), width: cw, height: ch, mask };
+}
