@@ -10,6 +10,7 @@ import {
   robustNoise,
   selectInPlace,
 } from './image-stats.ts';
+import { histogram, otsuThreshold } from './histogram.ts';
 
 /** The stored range to normalise against: the type's, or the image's own when the type is unbounded. */
 function rangeOf(c: MeasureContext): [number, number] {
@@ -25,10 +26,104 @@ function rangeOf(c: MeasureContext): [number, number] {
 }
 
 /**
- * The exposed (collimated) field: 8-voxel blocks that are not flat. Collimator shutters, padding and
- * burned-in borders are flat; exposed anatomy always carries quantum noise and structure.
+ * Marks the cells of `inside` (a grid of `width`×`height` cells per slice) connected through other such cells,
+ * 4-neighbours in-plane, to the grid's border. An explicit stack, no recursion.
  */
-function fieldMask(c: MeasureContext): { mask: Uint8Array; blocks: ReturnType<typeof blockStats> } {
+function borderConnected(inside: Uint8Array, width: number, height: number): Uint8Array {
+  const plane = width * height;
+  const reached = new Uint8Array(inside.length);
+  const stack: number[] = [];
+  for (let o = 0; plane > 0 && o + plane <= inside.length; o += plane) {
+    for (let x = 0; x < width; x++) stack.push(o + x, o + (height - 1) * width + x);
+    for (let y = 0; y < height; y++) stack.push(o + y * width, o + y * width + width - 1);
+    while (stack.length) {
+      const i = stack.pop()!;
+      if (!inside[i] || reached[i]) continue;
+      reached[i] = 1;
+      const x = (i - o) % width,
+        y = Math.floor((i - o) / width);
+      if (x > 0) stack.push(i - 1);
+      if (x < width - 1) stack.push(i + 1);
+      if (y > 0) stack.push(i - width);
+      if (y < height - 1) stack.push(i + width);
+    }
+  }
+  return reached;
+}
+
+/** A dark block is only left out when its brightness is below this share of the anatomy's (the bright class). */
+const SURROUND_RATIO = 0.25;
+/** ...and within this many of its own standard deviations of black: no signal above the electronic noise. */
+const SURROUND_SNR = 3;
+/** The field that remains must keep at least this share of the image, else the dark part is the anatomy. */
+const MIN_FIELD_SHARE = 0.1;
+
+/**
+ * Leaves out of `mask` the unexposed surround: 8-voxel blocks connected to the image border that are both far
+ * darker than the anatomy (under a quarter of the mean brightness of the field's bright Otsu class) and
+ * indistinguishable from black (their mean above the black of the stored range within three of their own
+ * standard deviations). That is the ring around an image intensifier's circular field and a dark collimator
+ * shutter that carries electronic noise (so its blocks are not flat). A direct-exposure background that is dark
+ * but carries signal stays in the field, as does a wedge filter's attenuated band; an image darker as a whole
+ * (under-exposed) keeps its proportions to black and so keeps its anatomy. Brightness is as displayed
+ * (MONOCHROME1 inverted).
+ */
+function leaveOutDarkSurround(
+  c: MeasureContext,
+  blocks: ReturnType<typeof blockStats>,
+  mask: Uint8Array,
+  low: number,
+  high: number,
+): void {
+  const { values, width, height } = c;
+  const span = high - low;
+  const brightness = (v: number) => (c.invert ? high - v : v - low) / span;
+  const cut = otsuThreshold(histogram(values, mask));
+  let n = 0,
+    sum = 0;
+  for (let i = 0; i < values.length; i++)
+    if (mask[i] && (c.invert ? values[i]! <= cut : values[i]! >= cut)) {
+      n++;
+      sum += values[i]!;
+    }
+  if (!n) return;
+  const anatomy = brightness(sum / n);
+  const bx = Math.floor(width / 8),
+    by = Math.floor(height / 8);
+  const dark = new Uint8Array(blocks.count);
+  for (let k = 0; k < blocks.count; k++) {
+    const b = brightness(blocks.mean[k]!);
+    dark[k] = b < SURROUND_RATIO * anatomy && b <= (SURROUND_SNR * blocks.sd[k]!) / span ? 1 : 0;
+  }
+  const surround = borderConnected(dark, bx, by);
+  const plane = width * height;
+  const drop = (apply: boolean) => {
+    let dropped = 0;
+    for (let k = 0; k < blocks.count; k++) {
+      if (!surround[k]) continue;
+      const z = Math.floor(k / (bx * by)),
+        j = Math.floor((k % (bx * by)) / bx),
+        i = k % bx;
+      for (let y = j * 8; y < j * 8 + 8; y++)
+        for (let x = i * 8; x < i * 8 + 8; x++) {
+          const v = z * plane + y * width + x;
+          if (mask[v]) dropped++;
+          if (apply) mask[v] = 0;
+        }
+    }
+    return dropped;
+  };
+  let field = 0;
+  for (let i = 0; i < values.length; i++) field += mask[i]!;
+  if (field - drop(false) >= values.length * MIN_FIELD_SHARE) drop(true);
+}
+
+/**
+ * The exposed (collimated) field: 8-voxel blocks that are not flat, less the unexposed surround
+ * (leaveOutDarkSurround). Collimator shutters, padding and burned-in borders are flat; exposed anatomy always
+ * carries quantum noise and structure.
+ */
+function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
   const { values, width, height } = c;
   const blocks = blockStats(values, width, height, 8);
   const typical = quantile(blocks.sd, 50);
@@ -46,7 +141,8 @@ function fieldMask(c: MeasureContext): { mask: Uint8Array; blocks: ReturnType<ty
       }
   // An image too small for one block, or without any flat area, is all field.
   if (blocks.count === 0) mask.fill(1);
-  return { mask, blocks };
+  else leaveOutDarkSurround(c, blocks, mask, low, high);
+  return mask;
 }
 
 /**
@@ -157,7 +253,7 @@ export function saturatedInField(values: Float32Array, width: number, height: nu
 export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
-  const { mask } = fieldMask(c);
+  const mask = fieldMask(c, low, high);
   let fieldN = 0;
   for (let i = 0; i < values.length; i++) if (mask[i] === 1) fieldN++;
   const field = new Float64Array(fieldN);
