@@ -95,14 +95,14 @@ export const QC_MODEL: QcModel = {
     XR: {
       limits: {
         'xr-under': {
-          review: -0.18853,
-          fail: -0.13754,
-          center: -0.44244,
+          review: -0.21039,
+          fail: -0.15317,
+          center: -0.45296,
         },
         'xr-over': {
-          review: 0.57142,
-          fail: 0.57142,
-          center: 0.44244,
+          review: 0.5698,
+          fail: 0.5698,
+          center: 0.45296,
         },
         'xr-saturation': {
           review: 0.022594,
@@ -110,24 +110,24 @@ export const QC_MODEL: QcModel = {
           center: 0,
         },
         'xr-range': {
-          review: -0.35843,
-          fail: -0.24732,
-          center: -0.90639,
+          review: -0.34725,
+          fail: -0.24173,
+          center: -0.90616,
         },
         'xr-noise': {
-          review: 0.046579,
-          fail: 0.064355,
-          center: 0.0058894,
+          review: 0.05055,
+          fail: 0.068354,
+          center: 0.006323,
         },
         'xr-blur': {
-          review: 2.155,
-          fail: 2.672,
-          center: 1.0583,
+          review: 2.1865,
+          fail: 2.6862,
+          center: 1.0683,
         },
       },
       calibration: {
-        a: 9.0481,
-        b: 0.30299,
+        a: 8.9997,
+        b: 0.25586,
       },
     },
     US: {
