@@ -3,7 +3,8 @@ import type { AuditItem, AuditPage } from '../../contract/audit.ts';
 import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 import { createAuditRepository } from '../../server/modules/audit/audit.repository.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createSignedInUser, type TestUser } from './helpers/users.ts';
+import { createTeamWorkspace } from './helpers/team-workspace.ts';
+import type { TestUser } from './helpers/users.ts';
 import { multipartBody, pngBytes } from './uploads-fixtures.ts';
 
 let t: TestApp;
@@ -63,17 +64,19 @@ async function wholeLog(workspace: string, query = '', pageSize = 50): Promise<A
 beforeAll(async () => {
   t = await createTestApp();
   png = await pngBytes();
-  admin = await createSignedInUser(t, { name: 'Ada Admin' });
-  // Names a spreadsheet would run as formulas, or that need quoting: the CSV must hold them as text.
-  member = await createSignedInUser(t, { name: '=HYPERLINK("http://x.example","click")' });
-  reviewer = await createSignedInUser(t, { name: 'Doe, "Rev"\nSecond line' });
-  viewer = await createSignedInUser(t, { name: '@Viewer' });
-  outsider = await createSignedInUser(t, { name: '-Outsider' });
-  team = (await call(admin, 'POST', '/workspaces', undefined, { name: 'Neuro QC' })).json().id;
+  const created = await createTeamWorkspace(t, {
+    // Names a spreadsheet would run as formulas, or that need quoting: the CSV must hold them as text.
+    names: {
+      admin: 'Ada Admin',
+      member: '=HYPERLINK("http://x.example","click")',
+      reviewer: 'Doe, "Rev"\nSecond line',
+      viewer: '@Viewer',
+      outsider: '-Outsider',
+    },
+  });
+  team = created.id;
+  ({ admin, member, reviewer, viewer, outsider } = created.people);
   otherTeam = (await call(outsider, 'POST', '/workspaces', undefined, { name: 'Elsewhere' })).json().id;
-  await t.app.workspaces.addMember(team, member.id, 'member', t.clock.now());
-  await t.app.workspaces.addMember(team, reviewer.id, 'reviewer', t.clock.now());
-  await t.app.workspaces.addMember(team, viewer.id, 'viewer', t.clock.now());
 
   image = await upload(member, team, 'brain.png');
   expect((await call(viewer, 'GET', `/uploads/${image}`, team)).statusCode).toBe(200);

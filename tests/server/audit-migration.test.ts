@@ -1,26 +1,5 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const migrations = fileURLToPath(new URL('../../server/db/migrations', import.meta.url));
-
-/** A copy of the migrations folder holding only those before `tag`, as a database made earlier had them. */
-async function migrationsBefore(tag: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'migrations-'));
-  await cp(migrations, folder, { recursive: true });
-  const journalPath = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((e) => e.tag.endsWith(tag));
-  expect(index).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return folder;
-}
+import { databaseBefore, type DatabaseBefore } from './helpers/migrated-database.ts';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
@@ -29,17 +8,12 @@ const TEAM = 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb';
 const UPLOAD = 'cccccccc-cccc-4ccc-8ccc-cccccccccccc';
 
 describe('the audit and batch workspaces migration', () => {
-  const client = new PGlite();
-  const db = drizzle(client);
-  let earlier = '';
-  afterAll(async () => {
-    await client.close();
-    await rm(earlier, { recursive: true, force: true });
-  });
+  let database: DatabaseBefore | undefined;
+  afterAll(() => database?.close());
 
   it('gives past events and batches the workspace they can be traced to, and no other', async () => {
-    earlier = await migrationsBefore('_audit_workspaces');
-    await migrate(db, { migrationsFolder: earlier });
+    database = await databaseBefore('_audit_workspaces');
+    const { client } = database;
     await client.exec(`
       insert into users (id, email, name, password_hash) values ('${A}', 'a@example.org', 'A', 'x'), ('${B}', 'b@example.org', 'B', 'x');
       insert into workspaces (id, name, personal_owner_id) values ('${PERSONAL_A}', 'Personal', '${A}'), ('${TEAM}', 'Team', null);
@@ -62,7 +36,7 @@ describe('the audit and batch workspaces migration', () => {
       insert into qc_batch_items (batch_id, position, upload_id, stored_filename, original_name, sha256, format)
         values ('dddddddd-dddd-4ddd-8ddd-dddddddddddd', 0, '${UPLOAD}', 'kept.png', 'kept.png', 'h', 'png');
     `);
-    await migrate(db, { migrationsFolder: migrations });
+    await database.migrateToLatest();
 
     const events = await client.query<{ action: string; workspace_id: string | null; detail: unknown }>(
       `select action, workspace_id, detail from audit_events order by action, workspace_id nulls first`,

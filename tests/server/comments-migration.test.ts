@@ -1,40 +1,13 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const migrations = fileURLToPath(new URL('../../server/db/migrations', import.meta.url));
-
-/** A copy of the migrations folder holding only those before `tag`, as a database made earlier had them. */
-async function migrationsBefore(tag: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'migrations-'));
-  await cp(migrations, folder, { recursive: true });
-  const journalPath = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((e) => e.tag.endsWith(tag)),
-  );
-  await writeFile(journalPath, JSON.stringify(journal));
-  return folder;
-}
+import { databaseBefore, type DatabaseBefore } from './helpers/migrated-database.ts';
 
 describe('the shared comments migration', () => {
-  const client = new PGlite();
-  const db = drizzle(client);
-  let earlier = '';
-  afterAll(async () => {
-    await client.close();
-    await rm(earlier, { recursive: true, force: true });
-  });
+  let database: DatabaseBefore | undefined;
+  afterAll(() => database?.close());
 
   it('turns every quality check made before it into the engine’s [QC] comment on its image', async () => {
-    earlier = await migrationsBefore('_shared_comments');
-    await migrate(db, { migrationsFolder: earlier });
+    database = await databaseBefore('_shared_comments');
+    const { client } = database;
     await client.exec(`
       insert into users (id, email, name, password_hash)
         values ('11111111-1111-4111-8111-111111111111', 'a@example.org', 'A', 'x');
@@ -50,7 +23,7 @@ describe('the shared comments migration', () => {
                ('33333333-3333-4333-8333-333333333333', '11111111-1111-4111-8111-111111111111', 'm', 'v', 'fail', 80,
                 'QC verdict: Fail.', '2025-02-02T03:04:05Z');
     `);
-    await migrate(db, { migrationsFolder: migrations });
+    await database.migrateToLatest();
     const { rows } = await client.query<{ text: string; author: string | null; same: boolean }>(`
       select c.text, c.author_id as author, c.created_at = q.created_at as same
       from comments c join qc_results q on q.id = c.qc_result_id order by c.created_at`);

@@ -4,6 +4,7 @@ import { WORKSPACE_HEADER, WORKSPACE_NOT_FOUND } from '../../contract/workspaces
 import { phantomDicom } from '../fixtures/upload-images.ts';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from './helpers/smtp-sink.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createTeamWorkspace } from './helpers/team-workspace.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { multipartBody, pngBytes } from './uploads-fixtures.ts';
 
@@ -89,21 +90,9 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   received = smtp.received;
   t = await createTestApp({ SMTP_URL: smtp.url, PUBLIC_SITE_URL: 'https://qc.example.org' });
-  admin = await createSignedInUser(t, { name: 'Ada Admin' });
-  member = await createSignedInUser(t, { name: 'Max Member' });
-  reviewer = await createSignedInUser(t, { name: 'Rita Reviewer' });
-  viewer = await createSignedInUser(t, { name: 'Vic Viewer' });
-  outsider = await createSignedInUser(t, { name: 'Otto Outsider' });
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/workspaces',
-    headers: admin.auth,
-    payload: { name: 'Neuro QC' },
-  });
-  team = created.json().id;
-  await t.app.workspaces.addMember(team, member.id, 'member', t.clock.now());
-  await t.app.workspaces.addMember(team, reviewer.id, 'reviewer', t.clock.now());
-  await t.app.workspaces.addMember(team, viewer.id, 'viewer', t.clock.now());
+  const created = await createTeamWorkspace(t);
+  team = created.id;
+  ({ admin, member, reviewer, viewer, outsider } = created.people);
   image = await upload(admin, 'brain-t1.png', await pngBytes());
   otherImage = await upload(member, 'knee.png', await pngBytes());
 });

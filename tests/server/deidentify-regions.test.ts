@@ -11,7 +11,8 @@ import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 import { uploadStorageKey } from '../../server/modules/uploads/uploads.repository.ts';
 import { dciodvfyErrors, dcmdumpValue, readWithPydicom, sampleAt } from '../fixtures/pydicom-pixels.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
-import { createSignedInUser, type TestUser } from './helpers/users.ts';
+import { createTeamWorkspace, type TeamPerson } from './helpers/team-workspace.ts';
+import type { TestUser } from './helpers/users.ts';
 import { multipartBody, pngBytes, uploadFile } from './uploads-fixtures.ts';
 
 const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
@@ -20,24 +21,12 @@ const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 let t: TestApp;
 let dir: string;
 let team: string;
-const people = {} as Record<'admin' | 'member' | 'reviewer' | 'viewer' | 'outsider', TestUser>;
+let people: Record<TeamPerson, TestUser>;
 
 beforeAll(async () => {
   t = await createTestApp();
   dir = mkdtempSync(path.join(tmpdir(), 'lumenqc-regions-'));
-  people.admin = await createSignedInUser(t);
-  people.outsider = await createSignedInUser(t);
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/workspaces',
-    headers: people.admin.auth,
-    payload: { name: 'Redaction' },
-  });
-  team = created.json<{ id: string }>().id;
-  for (const role of ['member', 'reviewer', 'viewer'] as const) {
-    people[role] = await createSignedInUser(t);
-    await t.app.workspaces.addMember(team, people[role].id, role, t.clock.now());
-  }
+  ({ id: team, people } = await createTeamWorkspace(t, { name: 'Redaction' }));
 });
 afterAll(() => t.close());
 

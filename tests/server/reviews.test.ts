@@ -4,6 +4,7 @@ import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 import { qcResults } from '../../server/modules/qc/qc.table.ts';
 import { uploads } from '../../server/modules/uploads/uploads.table.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createTeamWorkspace } from './helpers/team-workspace.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { multipartBody, pngBytes } from './uploads-fixtures.ts';
 
@@ -47,21 +48,9 @@ const settings = (user: TestUser, body: object) => call(user, 'PATCH', '/reviews
 beforeAll(async () => {
   t = await createTestApp();
   png = await pngBytes();
-  admin = await createSignedInUser(t, { name: 'Ada Admin' });
-  member = await createSignedInUser(t, { name: 'Max Member' });
-  reviewer = await createSignedInUser(t, { name: 'Rita Reviewer' });
-  viewer = await createSignedInUser(t, { name: 'Vic Viewer' });
-  outsider = await createSignedInUser(t, { name: 'Otto Outsider' });
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/workspaces',
-    headers: admin.auth,
-    payload: { name: 'Neuro QC' },
-  });
-  workspaceId = created.json().id;
-  await t.app.workspaces.addMember(workspaceId, member.id, 'member', t.clock.now());
-  await t.app.workspaces.addMember(workspaceId, reviewer.id, 'reviewer', t.clock.now());
-  await t.app.workspaces.addMember(workspaceId, viewer.id, 'viewer', t.clock.now());
+  const created = await createTeamWorkspace(t);
+  workspaceId = created.id;
+  ({ admin, member, reviewer, viewer, outsider } = created.people);
   const other = await t.app.inject({
     method: 'POST',
     url: '/api/v1/workspaces',

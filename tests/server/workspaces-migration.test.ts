@@ -1,38 +1,13 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const migrations = fileURLToPath(new URL('../../server/db/migrations', import.meta.url));
-
-/** A copy of the migrations folder holding only those before `tag`, as a database made earlier had them. */
-async function migrationsBefore(tag: string): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'migrations-'));
-  await cp(migrations, folder, { recursive: true });
-  const journalPath = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((e) => e.tag.endsWith(tag));
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalPath, JSON.stringify(journal));
-  return folder;
-}
+import { databaseBefore, type DatabaseBefore } from './helpers/migrated-database.ts';
 
 describe('the workspaces migration', () => {
-  const client = new PGlite();
-  const db = drizzle(client);
-  let earlier = '';
-  afterAll(async () => {
-    await client.close();
-    await rm(earlier, { recursive: true, force: true });
-  });
+  let database: DatabaseBefore | undefined;
+  afterAll(() => database?.close());
 
   it("moves every existing upload into its owner's new personal workspace, losing none", async () => {
-    earlier = await migrationsBefore('_workspaces');
-    await migrate(db, { migrationsFolder: earlier });
+    database = await databaseBefore('_workspaces');
+    const { client } = database;
     await client.exec(`
       insert into users (id, email, name, password_hash) values
         ('11111111-1111-4111-8111-111111111111', 'a@example.org', 'A', 'x'),
@@ -43,7 +18,7 @@ describe('the workspaces migration', () => {
       from (values ('11111111-1111-4111-8111-111111111111'::uuid, 1), ('11111111-1111-4111-8111-111111111111', 2),
                    ('22222222-2222-4222-8222-222222222222', 3)) as v(owner, n);
     `);
-    await migrate(db, { migrationsFolder: migrations });
+    await database.migrateToLatest();
 
     const { rows } = await client.query<{ owner: string; n: number; personal: string; role: string }>(`
       select u.owner_id as owner, count(*)::int as n, w.personal_owner_id as personal, m.role

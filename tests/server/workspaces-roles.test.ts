@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
+import { createTeamWorkspace, TEAM_ROLES, type TeamPerson } from './helpers/team-workspace.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { multipartBody, pngBytes } from './uploads-fixtures.ts';
 
-const ROLES = ['admin', 'member', 'reviewer', 'viewer'] as const;
+const ROLES = TEAM_ROLES;
 type Role = (typeof ROLES)[number];
-type Who = Role | 'outsider';
+type Who = TeamPerson;
 
 let t: TestApp;
 let png: Buffer;
 let owner: TestUser;
 let outsider: TestUser;
-const people = {} as Record<Role, TestUser>;
+let people: Record<Role, TestUser>;
 let workspaceId: string;
 let image: string;
 
@@ -34,21 +35,10 @@ function upload(user: TestUser, name = 'scan.png') {
 beforeAll(async () => {
   t = await createTestApp();
   png = await pngBytes();
-  owner = await createSignedInUser(t, { name: 'Owner' });
-  outsider = await createSignedInUser(t, { name: 'Outsider' });
-  const created = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/workspaces',
-    headers: owner.auth,
-    payload: { name: 'Neuro QC' },
-  });
-  expect(created.statusCode).toBe(201);
-  workspaceId = created.json().id;
-  people.admin = owner;
-  for (const role of ROLES.slice(1)) {
-    people[role] = await createSignedInUser(t, { name: `A ${role}` });
-    await t.app.workspaces.addMember(workspaceId, people[role].id, role, t.clock.now());
-  }
+  const created = await createTeamWorkspace(t);
+  workspaceId = created.id;
+  ({ outsider, ...people } = created.people);
+  owner = people.admin;
   const uploaded = await upload(owner);
   expect(uploaded.statusCode).toBe(201);
   image = uploaded.json().stored_filename;
