@@ -1,7 +1,7 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { blockStats, edgeWidth, pick, quantile, quantileInPlace } from './image-stats.ts';
 import { dilate } from './mask.ts';
-import { smoothInPlane } from './sharpness.ts';
+import { smoothedOnce } from './sharpness.ts';
 
 const SOFT: [number, number] = [-150, 250];
 
@@ -33,7 +33,13 @@ function medianOf(values: number[]): number {
  * largest amplitudes. (An amplitude in HU rather than a z-score: real reconstructions have correlated
  * noise, which inflates every z-score.)
  */
-function lineScores(residual: Float32Array, keep: Uint8Array, ringKeep: Uint8Array, width: number, height: number) {
+export function lineScores(
+  residual: Float32Array,
+  keep: Uint8Array,
+  ringKeep: Uint8Array,
+  width: number,
+  height: number,
+) {
   const slices = residual.length / (width * height);
   const cx = (width - 1) / 2,
     cy = (height - 1) / 2;
@@ -160,7 +166,8 @@ export function ctMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const n = values.length;
   // Tissue classes are told on the smoothed image: in a very noisy one, raw values stray out of their class.
-  const smooth = smoothInPlane(values, width, height);
+  // The same sigma-1 smoothing as the sharpness measures', computed once per check.
+  const smooth = smoothedOnce(values, width, height);
   const soft = new Uint8Array(n),
     air = new Uint8Array(n),
     body = new Uint8Array(n),

@@ -1,5 +1,5 @@
 import { dilate } from './mask.ts';
-import { binomialSmooth, smoothedOnce, smoothInPlane } from './sharpness.ts';
+import { binomialSmooth, rowSpans, smoothedOnce, smoothInPlane } from './sharpness.ts';
 
 /** Statistics on slices of a measurement grid (x fastest, then y, then slices), shared by the modality metrics. */
 
@@ -278,9 +278,6 @@ const COARSE_VARIANCE = 4;
  * content or noise level, only on how wide edges are.
  */
 export function edgeWidth(values: Float32Array, width: number, height: number, mask?: Uint8Array): number {
-  const fine = smoothedOnce(values, width, height);
-  // Variance 1 + 3 = 4: the fine image smoothed once more by a binomial kernel of order 12 (variance 3).
-  const coarse = binomialSmooth(fine, width, height, (COARSE_VARIANCE - 1) * 4);
   const plane = width * height;
   const slices = Math.floor(values.length / Math.max(1, plane));
   let count = 0;
@@ -288,6 +285,19 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
     for (let y = 1; y < height - 1; y++)
       for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) if (!mask || mask[i]) count++;
   if (count < 16) return 0;
+  const fine = smoothedOnce(values, width, height);
+  // Only what is read is computed: gradients within a voxel of the mask, the coarse image within two (the
+  // row spans of those bands; every computed value is the one the whole image would give).
+  const inMask = rowSpans(width, height, slices, 0, mask);
+  const near = rowSpans(width, height, slices, 1, mask);
+  // Variance 1 + 3 = 4: the fine image smoothed once more by a binomial kernel of order 12 (variance 3).
+  const coarse = binomialSmooth(
+    fine,
+    width,
+    height,
+    (COARSE_VARIANCE - 1) * 4,
+    mask ? rowSpans(width, height, slices, 2, mask) : undefined,
+  );
   // The cut is a percentile of many thousands of gradients: every third one of the mask estimates it as well.
   const every = count >= 3000 ? 3 : 1;
   // One gradient buffer and one selection buffer serve the four directions.
@@ -295,16 +305,23 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
   const inside = new Float32Array(Math.ceil(count / every));
   let worst = 0;
   for (const step of [1, width, width + 1, width - 1]) {
-    // Coarse gradient along the direction (0 on the border rows and columns), and its 90th percentile in the mask.
-    let seen = 0,
+    // Coarse gradient along the direction (border rows and columns have none), and its 90th percentile in the mask.
+    // `skip` counts down to the next sampled voxel of the mask (every `every`-th, from the first).
+    let skip = 0,
       k = 0;
     for (let z = 0; z < slices; z++)
       for (let y = 1; y < height - 1; y++) {
+        const span = 2 * (z * height + y);
         const row = z * plane + y * width;
-        for (let i = row + 1, end = row + width - 1; i < end; i++) {
+        for (let i = row + Math.max(1, near[span]!), end = row + Math.min(width - 1, near[span + 1]!); i < end; i++) {
           const g = Math.abs(coarse[i + step]! - coarse[i - step]!);
           g2[i] = g;
-          if ((!mask || mask[i]) && seen++ % every === 0) inside[k++] = g;
+          if (mask && !mask[i]) continue;
+          if (skip === 0) {
+            inside[k++] = g;
+            skip = every;
+          }
+          skip--;
         }
       }
     const cut = quantileInPlace(inside, 90);
@@ -313,8 +330,13 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
       sumCoarse = 0;
     for (let z = 0; z < slices; z++)
       for (let y = 2; y < height - 2; y++) {
+        const span = 2 * (z * height + y);
         const row = z * plane + y * width;
-        for (let i = row + 2, end = row + width - 2; i < end; i++) {
+        for (
+          let i = row + Math.max(2, inMask[span]!), end = row + Math.min(width - 2, inMask[span + 1]!);
+          i < end;
+          i++
+        ) {
           const g = g2[i]!;
           if (g < cut || (mask && !mask[i]) || g < g2[i - step]! || g < g2[i + step]!) continue;
           sumCoarse += g;

@@ -24,38 +24,39 @@ export function foregroundMask(
 
 /**
  * Grows the mask by `radius` voxels in-plane (a square structuring element, slice by slice), so the
- * background used for noise excludes the blurred edge of the object.
+ * background used for noise excludes the blurred edge of the object. Each pass walks memory in order and
+ * looks `radius` voxels ahead: a voxel is set when the last set voxel seen is at most `2 * radius` behind
+ * the look-ahead, i.e. within `radius` of it on either side.
  */
 export function dilate(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
+  const plane = width * height;
+  const slices = plane ? Math.floor(mask.length / plane) : 0;
   const rows = new Uint8Array(mask.length);
-  const slices = mask.length / (width * height);
-  for (let row = 0; row < height * slices; row++) {
-    const base = row * width;
-    let last = -Infinity;
+  const out = new Uint8Array(mask.length);
+  for (let base = 0, end = slices * plane; base < end; base += width) {
+    // Position (in the row) of the last set voxel at or before x + radius.
+    let last = -radius - 1;
+    for (let j = 0; j < radius && j < width; j++) if (mask[base + j]) last = j;
     for (let x = 0; x < width; x++) {
-      if (mask[base + x]) last = x;
-      if (x - last <= radius) rows[base + x] = 1;
-    }
-    last = Infinity;
-    for (let x = width - 1; x >= 0; x--) {
-      if (mask[base + x]) last = x;
-      if (last - x <= radius) rows[base + x] = 1;
+      const j = x + radius;
+      if (j < width && mask[base + j]) last = j;
+      rows[base + x] = last >= x - radius ? 1 : 0;
     }
   }
-  const out = new Uint8Array(mask.length);
+  // Columns, row after row: the last set row of every column, looked up `radius` rows ahead.
+  const last = new Int32Array(width);
   for (let z = 0; z < slices; z++) {
-    const plane = z * width * height;
-    for (let x = 0; x < width; x++) {
-      let last = -Infinity;
-      for (let y = 0; y < height; y++) {
-        if (rows[plane + y * width + x]) last = y;
-        if (y - last <= radius) out[plane + y * width + x] = 1;
-      }
-      last = Infinity;
-      for (let y = height - 1; y >= 0; y--) {
-        if (rows[plane + y * width + x]) last = y;
-        if (last - y <= radius) out[plane + y * width + x] = 1;
-      }
+    const o = z * plane;
+    last.fill(-radius - 1);
+    for (let j = 0; j < radius && j < height; j++)
+      for (let x = 0, r = o + j * width; x < width; x++) if (rows[r + x]) last[x] = j;
+    for (let y = 0; y < height; y++) {
+      const j = y + radius;
+      const ahead = o + j * width,
+        here = o + y * width,
+        low = y - radius;
+      if (j < height) for (let x = 0; x < width; x++) if (rows[ahead + x]) last[x] = j;
+      for (let x = 0; x < width; x++) out[here + x] = last[x]! >= low ? 1 : 0;
     }
   }
   return out;
