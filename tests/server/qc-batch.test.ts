@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { DatabaseHandle } from '../../server/db/connect.ts';
-import { BATCH_BUSY, BATCH_EMPTY } from '../../server/modules/qc/qc-batch.routes.ts';
+import { BATCH_BUSY, BATCH_EMPTY, batchBusyIn } from '../../server/modules/qc/qc-batch.routes.ts';
 import { createDiskStorage } from '../../server/storage/disk-storage.ts';
 import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../fixtures/phantoms.ts';
@@ -14,6 +14,7 @@ import type { TestApp } from './helpers/test-app.ts';
 import { openTestDatabase } from './helpers/test-database.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { multipartBody, pngBytes, uploadFile } from './uploads-fixtures.ts';
+import { WORKSPACE_HEADER } from '../../contract/workspaces.ts';
 
 /** Apps built one after another over one database and one data folder, as a server restarted. */
 let database: DatabaseHandle;
@@ -176,6 +177,84 @@ describe('a batch check of chosen images', () => {
     expect((await post(`/qc/batches/${batch.id}/cancel`)).json()).toMatchObject({ status: 'cancelled' });
     const list = (await get('/qc/batches')).json();
     expect(list[0].id).toBe(batch.id);
+  });
+});
+
+describe('one unfinished batch per user, across their workspaces', () => {
+  it('says in which workspace the batch that blocks another runs, where the user can see and cancel it', async () => {
+    const owner = await createSignedInUser(t);
+    const team = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/workspaces',
+        headers: owner.auth,
+        payload: { name: 'Neuro QC' },
+      })
+    ).json<{ id: string }>().id;
+    const inTeam = { ...owner, auth: { ...owner.auth, [WORKSPACE_HEADER]: team } };
+    const personal = (await get('/workspaces', owner))
+      .json<{ name: string; personal: boolean }[]>()
+      .find((w) => w.personal)!;
+    await uploadMany(owner, 1, 'mine');
+    const teamImages = await uploadMany(inTeam, 20, 'team');
+
+    const running = await post('/qc/batches', { scope: 'selection', stored_filenames: teamImages }, inTeam);
+    expect(running.statusCode).toBe(202);
+    // In the personal workspace the team's batch is not listed and cannot be read: the refusal names the team.
+    const refused = await post('/qc/batches', { scope: 'library' }, owner);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ detail: batchBusyIn({ name: 'Neuro QC', personal: false }) });
+    expect(refused.json().detail).toContain('“Neuro QC”');
+    expect((await get('/qc/batches', owner)).json()).toEqual([]);
+    expect((await get(`/qc/batches/${running.json().id}`, owner)).statusCode).toBe(404);
+    // In the team workspace, the same refusal as ever; there the batch is seen and cancelled.
+    const again = await post('/qc/batches', { scope: 'library' }, inTeam);
+    expect(again.json()).toEqual({ detail: BATCH_BUSY });
+    expect((await post(`/qc/batches/${running.json().id}/cancel`, undefined, inTeam)).json().status).toBe('cancelled');
+
+    // The other way round: a batch in the personal workspace is named as such from the team.
+    const own = await post('/qc/batches', { scope: 'selection', stored_filenames: teamImages }, inTeam);
+    expect(own.statusCode).toBe(202);
+    await post(`/qc/batches/${own.json().id}/cancel`, undefined, inTeam);
+    const mine = await post('/qc/batches', { scope: 'library' }, owner);
+    expect(mine.statusCode).toBe(202);
+    expect(mine.json().total).toBe(1);
+    const fromTeam = await post('/qc/batches', { scope: 'library' }, inTeam);
+    expect(fromTeam.statusCode).toBe(409);
+    expect(fromTeam.json()).toEqual({ detail: batchBusyIn({ name: personal.name, personal: true }) });
+    expect(fromTeam.json().detail).toContain('your personal workspace');
+    await post(`/qc/batches/${mine.json().id}/cancel`, undefined, owner);
+  });
+
+  it('does not hold a user to a batch in a workspace they have left', async () => {
+    const admin = await createSignedInUser(t);
+    const leaver = await createSignedInUser(t);
+    const team = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/workspaces',
+        headers: admin.auth,
+        payload: { name: 'Left behind' },
+      })
+    ).json<{ id: string }>().id;
+    await t.app.workspaces.addMember(team, leaver.id, 'member', new Date());
+    const inTeam = { ...leaver, auth: { ...leaver.auth, [WORKSPACE_HEADER]: team } };
+    const images = await uploadMany(inTeam, 20, 'leaver');
+    await uploadMany(leaver, 1, 'own');
+    const batch = await post('/qc/batches', { scope: 'selection', stored_filenames: images }, inTeam);
+    expect(batch.statusCode).toBe(202);
+    expect((await post('/qc/batches', { scope: 'library' }, leaver)).statusCode).toBe(409);
+    const left = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/workspaces/${team}/members/${leaver.id}`,
+      headers: inTeam.auth,
+    });
+    expect(left.statusCode, left.body).toBe(204);
+    const own = await post('/qc/batches', { scope: 'library' }, leaver);
+    expect(own.statusCode, own.body).toBe(202);
+    await post(`/qc/batches/${own.json().id}/cancel`, undefined, leaver);
+    const inTeamAdmin = { ...admin, auth: { ...admin.auth, [WORKSPACE_HEADER]: team } };
+    await post(`/qc/batches/${batch.json().id}/cancel`, undefined, inTeamAdmin);
   });
 });
 

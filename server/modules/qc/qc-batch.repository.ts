@@ -116,13 +116,14 @@ export function createQcBatchRepository({ db }: { db: Database }) {
       });
     },
 
-    /** How many batches of the owner are queued or running. */
-    async unfinishedCount(ownerId: string): Promise<number> {
-      const [row] = await db
-        .select({ n: sql<number>`count(*)::int` })
+    /** The workspace of each batch of the owner that is queued or running, oldest batch first. */
+    async unfinishedWorkspaces(ownerId: string): Promise<string[]> {
+      const rows = await db
+        .select({ workspaceId: qcBatches.workspaceId })
         .from(qcBatches)
-        .where(and(eq(qcBatches.ownerId, ownerId), inArray(qcBatches.status, UNFINISHED)));
-      return row?.n ?? 0;
+        .where(and(eq(qcBatches.ownerId, ownerId), inArray(qcBatches.status, UNFINISHED)))
+        .orderBy(asc(qcBatches.createdAt));
+      return rows.map((row) => row.workspaceId);
     },
 
     /** One batch of the workspace with its progress; 404 when unknown or another workspace's. */

@@ -20,8 +20,14 @@ import { createQcBatchRepository } from './qc-batch.repository.ts';
 
 /** Batches one user may have queued or running at once. */
 export const BATCHES_PER_USER = 1;
-/** Why a second batch is refused while one is unfinished. */
+/** Why a second batch is refused while one is unfinished in the same workspace. */
 export const BATCH_BUSY = 'You already have a batch check running. Wait for it to finish, or cancel it.';
+/**
+ * Why a second batch is refused while one is unfinished in another of the user's workspaces: a batch is seen and
+ * cancelled only in its own workspace, so the answer says which one.
+ */
+export const batchBusyIn = (workspace: { name: string; personal: boolean }) =>
+  `You already have a batch check running in ${workspace.personal ? 'your personal workspace' : `the workspace “${workspace.name}”`}. Switch to it to follow or cancel that batch, or wait for it to finish.`;
 /** Why a batch with nothing to check is refused. */
 export const BATCH_EMPTY = 'No images match: there is nothing to check.';
 
@@ -49,7 +55,16 @@ export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<v
       const user = currentUser(request);
       const { workspaceId } = currentMembership(request);
       const body = request.body;
-      if ((await repo.unfinishedCount(user.id)) >= BATCHES_PER_USER) throw conflict(BATCH_BUSY);
+      // The limit is the user's, whichever workspace each batch checks: it bounds one person's share of the
+      // imaging threads. A batch in a workspace they have since left is no longer theirs to wait for or cancel.
+      const mine = await app.workspaces.listForUser(user.id);
+      const unfinished = (await repo.unfinishedWorkspaces(user.id))
+        .map((id) => mine.find((workspace) => workspace.id === id))
+        .filter((workspace) => workspace !== undefined);
+      if (unfinished.length >= BATCHES_PER_USER) {
+        const here = unfinished.some((workspace) => workspace.id === workspaceId);
+        throw conflict(here ? BATCH_BUSY : batchBusyIn(unfinished[0]!));
+      }
       const names = body.scope === 'selection' ? [...new Set(body.stored_filenames)] : undefined;
       const chosen = await uploadsRepo.listToCheck(workspaceId, {
         storedFilenames: names,
