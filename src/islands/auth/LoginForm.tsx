@@ -1,4 +1,4 @@
-import { useState, type SubmitEvent } from 'react';
+import { useState, type ReactNode, type Ref, type SubmitEvent } from 'react';
 import { AuthError, requestPasswordReset, signIn, signInWithCode } from '../../stores/auth.ts';
 import { takeAfterSignInPath } from '../../lib/after-sign-in.ts';
 import { PasswordField, TextField } from './fields.tsx';
@@ -11,6 +11,50 @@ type Mode = 'login' | 'forgot' | 'code';
 type Outcome = { kind: 'error' | 'success'; message: string; notVerified?: boolean } | undefined;
 
 const messageOf = (error: unknown) => (error instanceof AuthError ? error.message : 'Login failed. Try again.');
+
+/** A step after the sign-in screen: its heading (focused on arrival), one field, the message, submit and Back. */
+function OneFieldStep({
+  title,
+  lead,
+  headingRef,
+  onSubmit,
+  busy,
+  submit,
+  message,
+  onBack,
+  children,
+}: {
+  title: string;
+  lead: ReactNode;
+  headingRef: Ref<HTMLHeadingElement>;
+  onSubmit: (event: SubmitEvent) => void;
+  busy: boolean;
+  submit: string;
+  message: ReactNode;
+  onBack: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <section className="auth-card" aria-labelledby="login-heading">
+      <h1 id="login-heading" ref={headingRef} tabIndex={-1}>
+        {title}
+      </h1>
+      <p className="lead">{lead}</p>
+      <form onSubmit={onSubmit} aria-busy={busy}>
+        {children}
+        {message}
+        <button className="auth-button" type="submit" disabled={busy}>
+          {submit}
+        </button>
+      </form>
+      <div className="auth-actions">
+        <button type="button" className="auth-button secondary" onClick={onBack}>
+          Back
+        </button>
+      </div>
+    </section>
+  );
+}
 
 /** The sign-in screen with its forgot-password mode (SPEC §2); Back returns to sign-in. */
 export default function LoginForm() {
@@ -86,66 +130,56 @@ export default function LoginForm() {
 
   if (mode === 'code') {
     return (
-      <section className="auth-card" aria-labelledby="login-heading">
-        <h1 id="login-heading" ref={headingRef} tabIndex={-1}>
-          Enter your code
-        </h1>
-        <p className="lead">
-          Open your authenticator app and enter the six-digit code it shows for {email.trim()}. Lost your phone? Enter
-          one of your recovery codes instead.
-        </p>
-        <form onSubmit={onCode} aria-busy={busy}>
-          <TextField
-            id="login-code"
-            label="Authentication code"
-            value={code}
-            onChange={setCode}
-            autoComplete="one-time-code"
-            maxLength={64}
-            errorId={errorId}
-          />
-          {message}
-          <button className="auth-button" type="submit" disabled={busy}>
-            {busy ? 'Verifying...' : 'Verify'}
-          </button>
-        </form>
-        <div className="auth-actions">
-          <button type="button" className="auth-button secondary" onClick={() => switchMode('login')}>
-            Back
-          </button>
-        </div>
-      </section>
+      <OneFieldStep
+        title="Enter your code"
+        lead={
+          <>
+            Open your authenticator app and enter the six-digit code it shows for {email.trim()}. Lost your phone? Enter
+            one of your recovery codes instead.
+          </>
+        }
+        headingRef={headingRef}
+        onSubmit={onCode}
+        busy={busy}
+        submit={busy ? 'Verifying...' : 'Verify'}
+        message={message}
+        onBack={() => switchMode('login')}
+      >
+        <TextField
+          id="login-code"
+          label="Authentication code"
+          value={code}
+          onChange={setCode}
+          autoComplete="one-time-code"
+          maxLength={64}
+          errorId={errorId}
+        />
+      </OneFieldStep>
     );
   }
 
   if (mode === 'forgot') {
     return (
-      <section className="auth-card" aria-labelledby="login-heading">
-        <h1 id="login-heading" ref={headingRef} tabIndex={-1}>
-          Forgot password
-        </h1>
-        <p className="lead">Enter the e-mail address of your account and we will send you a link to reset it.</p>
-        <form onSubmit={onForgot} aria-busy={busy}>
-          <TextField
-            id="forgot-email"
-            label="Email"
-            type="email"
-            value={email}
-            onChange={setEmail}
-            autoComplete="email"
-            errorId={errorId}
-          />
-          {message}
-          <button className="auth-button" type="submit" disabled={busy}>
-            {busy ? 'Sending...' : 'Send reset link'}
-          </button>
-        </form>
-        <div className="auth-actions">
-          <button type="button" className="auth-button secondary" onClick={() => switchMode('login')}>
-            Back
-          </button>
-        </div>
-      </section>
+      <OneFieldStep
+        title="Forgot password"
+        lead="Enter the e-mail address of your account and we will send you a link to reset it."
+        headingRef={headingRef}
+        onSubmit={onForgot}
+        busy={busy}
+        submit={busy ? 'Sending...' : 'Send reset link'}
+        message={message}
+        onBack={() => switchMode('login')}
+      >
+        <TextField
+          id="forgot-email"
+          label="Email"
+          type="email"
+          value={email}
+          onChange={setEmail}
+          autoComplete="email"
+          errorId={errorId}
+        />
+      </OneFieldStep>
     );
   }
 
