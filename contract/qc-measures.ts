@@ -20,6 +20,7 @@ export const MEASURE_LABELS: Record<string, MeasureLabel> = {
   hu_error: { label: 'HU calibration error', unit: ' HU', digits: 0, csv: 'HU' },
   cnr: { label: 'CNR', unit: '', digits: 1, csv: 'ratio' },
   streaks: { label: 'streak amplitude', unit: ' HU', digits: 1, csv: 'HU' },
+  metal_streaks: { label: 'streak amplitude about metal', unit: ' HU', digits: 1, csv: 'HU' },
   rings: { label: 'ring amplitude', unit: ' HU', digits: 1, csv: 'HU' },
   edge_width: { label: 'edge width (Gaussian sigma)', unit: ' px', digits: 2, csv: 'px' },
   recon_edge_width: { label: 'edge width of the reconstruction (Gaussian sigma)', unit: ' px', digits: 2, csv: 'px' },

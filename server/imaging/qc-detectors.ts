@@ -84,6 +84,16 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
       [20, 120],
     ),
     d(
+      'ct-metal-streaks',
+      'metal_streaks',
+      'high',
+      ['streaks'],
+      'Metal streak artefacts',
+      'Use metal artefact reduction (or a dual-energy monoenergetic reconstruction), a higher kV, and tilt the gantry or reposition the part so fewer rays cross the metal.',
+      // Bands of 20 HU or less are lost in the noise of a soft-tissue window.
+      [20, 150],
+    ),
+    d(
       'ct-rings',
       'rings',
       'high',

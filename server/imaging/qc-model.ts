@@ -23,9 +23,14 @@ export const QC_MODEL: QcModel = {
           fail: 35.443,
           center: 9.1418,
         },
+        'ct-metal-streaks': {
+          review: 30.917,
+          fail: 59.297,
+          center: 0,
+        },
         'ct-rings': {
-          review: 5.3242,
-          fail: 8.1725,
+          review: 5.8551,
+          fail: 8.4379,
           center: 0,
         },
         'ct-clipping': {
@@ -40,8 +45,8 @@ export const QC_MODEL: QcModel = {
         },
       },
       calibration: {
-        a: 15.533,
-        b: 3.3856,
+        a: 23.202,
+        b: 2.285,
       },
     },
     MR: {

@@ -1,6 +1,7 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { blockStats, edgeWidth, pick, quantile, quantileInPlace } from './image-stats.ts';
 import { dilate } from './mask.ts';
+import { metalStreaks } from './ct-metal.ts';
 import { smoothedOnce } from './sharpness.ts';
 
 const SOFT: [number, number] = [-150, 250];
@@ -124,9 +125,9 @@ export function lineScores(
  * Ring amplitude in HU: each radius's profile value is the median of its 16 sectors' mean residuals (so
  * anatomy touching a few sectors does not count). Radii that stand out of the profile (|z| > 4 against the
  * profile's own spread, each value weighted by the square root of its voxel count, 1.4826 MAD over radii)
- * are rings; the mean amplitude of the three largest is returned, 0 when fewer than three stand out. The
- * z-score alone would find the faint round layers of a quiet head scan; the amplitude says whether a ring
- * would be seen.
+ * are rings; the sum of the three largest amplitudes over three is returned (a single detector ring counts,
+ * at a third of its amplitude; none gives 0). The z-score alone would find the faint round layers of a
+ * quiet head scan; the amplitude says whether a ring would be seen.
  */
 function ringProminence(sum: Float64Array, n: Uint32Array): number {
   const profile: number[] = [];
@@ -154,7 +155,7 @@ function ringProminence(sum: Float64Array, n: Uint32Array): number {
     .filter((_, r) => Math.abs(profile[r]! - mid) / spread > 4)
     .map(Math.abs)
     .sort((x, y) => y - x);
-  return standing.length >= 3 ? (standing[0]! + standing[1]! + standing[2]!) / 3 : 0;
+  return ((standing[0] ?? 0) + (standing[1] ?? 0) + (standing[2] ?? 0)) / 3;
 }
 
 /**
@@ -260,6 +261,7 @@ export function ctMeasures(c: MeasureContext): Measures {
     hu_error: huError,
     cnr: noise > 0 && fatHu < 0 ? Math.abs(softHu - fatHu) / noise : 0,
     streaks: lines.streaks,
+    metal_streaks: residualSd > 0 ? metalStreaks(values, residual, keep, width, height) : 0,
     rings: lines.rings,
     clipped,
     edge_width: edgeWidth(clamped, width, height, near) * c.stride,

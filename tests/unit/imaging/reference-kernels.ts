@@ -347,7 +347,7 @@ export function lineScores(
  * Ring amplitude in HU: each radius's profile value is the median of its 16 sectors' mean residuals (so
  * anatomy touching a few sectors does not count). Radii that stand out of the profile (|z| > 4 against the
  * profile's own spread, each value weighted by the square root of its voxel count, 1.4826 MAD over radii)
- * are rings; the mean amplitude of the three largest is returned, 0 when fewer than three stand out. The
+ * are rings; the sum of the three largest amplitudes over three is returned (none gives 0). The
  * z-score alone would find the faint round layers of a quiet head scan; the amplitude says whether a ring
  * would be seen.
  */
@@ -377,5 +377,6 @@ function ringProminence(sum: Float64Array, n: Uint32Array): number {
     .filter((_, r) => Math.abs(profile[r]! - mid) / spread > 4)
     .map(Math.abs)
     .sort((x, y) => y - x);
-  return standing.length >= 3 ? (standing[0]! + standing[1]! + standing[2]!) / 3 : 0;
+  // The scoring rule (not the kernel) follows the engine's since: one standing ring counts, at a third.
+  return ((standing[0] ?? 0) + (standing[1] ?? 0) + (standing[2] ?? 0)) / 3;
 }
