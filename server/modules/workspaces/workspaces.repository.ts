@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { MemberItem, WorkspaceItem } from '../../../contract/workspaces.ts';
 import type { Database } from '../../db/connect.ts';
 import { users } from '../auth/users.table.ts';
@@ -46,6 +46,46 @@ const toMembership = (row: MembershipRow): Membership => ({
   personal: row.personalOwnerId !== null,
 });
 
+/**
+ * What a workspace item is made of, over `workspace_members` joined with `workspaces`. The members are counted
+ * for the listed workspaces only (an index-only range of the members' primary key each), not grouped over
+ * every workspace first.
+ */
+export const workspaceItemColumns = {
+  id: workspaces.id,
+  name: workspaces.name,
+  personalOwnerId: workspaces.personalOwnerId,
+  role: workspaceMembers.role,
+  datasetWrite: workspaceMembers.datasetWrite,
+  n: sql<number>`(select count(*) from ${workspaceMembers} others where others.workspace_id = ${workspaceMembers.workspaceId})`,
+};
+
+/** The order workspaces are listed in: the personal one first, then teams by name. */
+export const workspaceItemOrder = [
+  sql`${workspaces.personalOwnerId} is null`,
+  asc(workspaces.name),
+  asc(workspaces.id),
+];
+
+/** A row of `workspaceItemColumns` as the API lists it. */
+export function toWorkspaceItem(row: {
+  id: string;
+  name: string;
+  personalOwnerId: string | null;
+  role: string;
+  datasetWrite: boolean;
+  n: number;
+}): WorkspaceItem {
+  return {
+    id: row.id,
+    name: row.name,
+    personal: row.personalOwnerId !== null,
+    role: row.role as WorkspaceRole,
+    permissions: permissionsOf(row.datasetWrite),
+    member_count: Number(row.n),
+  };
+}
+
 /** Workspaces and their members; every read is by membership, so a stranger's workspace does not exist. */
 export function createWorkspacesRepository({ db }: { db: Database }) {
   /** Makes the user's personal workspace (with them as its admin) unless it exists; returns its id. */
@@ -66,33 +106,13 @@ export function createWorkspacesRepository({ db }: { db: Database }) {
 
   /** The user's workspaces with their role and member count: the personal one first, then teams by name. */
   async function listMemberships(userId: string): Promise<WorkspaceItem[]> {
-    const memberCount = db
-      .select({ workspaceId: workspaceMembers.workspaceId, n: count().as('n') })
-      .from(workspaceMembers)
-      .groupBy(workspaceMembers.workspaceId)
-      .as('member_count');
     const rows = await db
-      .select({
-        id: workspaces.id,
-        name: workspaces.name,
-        personalOwnerId: workspaces.personalOwnerId,
-        role: workspaceMembers.role,
-        datasetWrite: workspaceMembers.datasetWrite,
-        n: memberCount.n,
-      })
+      .select(workspaceItemColumns)
       .from(workspaceMembers)
       .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
-      .innerJoin(memberCount, eq(memberCount.workspaceId, workspaces.id))
       .where(eq(workspaceMembers.userId, userId))
-      .orderBy(sql`${workspaces.personalOwnerId} is null`, asc(workspaces.name), asc(workspaces.id));
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      personal: row.personalOwnerId !== null,
-      role: row.role as WorkspaceRole,
-      permissions: permissionsOf(row.datasetWrite),
-      member_count: Number(row.n),
-    }));
+      .orderBy(...workspaceItemOrder);
+    return rows.map(toWorkspaceItem);
   }
 
   async function membershipIn(userId: string, workspaceId: string): Promise<Membership | undefined> {
