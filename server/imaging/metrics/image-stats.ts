@@ -1,5 +1,5 @@
 import { dilate } from './mask.ts';
-import { binomialSmooth, rowSpans, smoothedOnce, smoothInPlane } from './sharpness.ts';
+import { BINOMIAL_ORDER, binomialSmooth, rowSpans, smoothedOnce, smoothInPlane } from './sharpness.ts';
 
 /** Statistics on slices of a measurement grid (x fastest, then y, then slices), shared by the modality metrics. */
 
@@ -264,8 +264,11 @@ export function edgeBlur(values: Float32Array, width: number, height: number, ma
   return blurEffect(smooth, width, height, edges);
 }
 
-/** Variance of the second, coarser smoothing that edgeWidth compares against (the first is sigma 1). */
-const COARSE_VARIANCE = 4;
+/**
+ * Variance of the second, coarser smoothing that edgeWidth compares against (the first is sigma 1): 1 and
+ * the binomial kernel's order / 4, i.e. 4.
+ */
+const COARSE_VARIANCE = 1 + BINOMIAL_ORDER / 4;
 
 /**
  * Edge width: the Gaussian sigma, in voxels of the grid, of the image's strongest edges. The image is
@@ -286,65 +289,81 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
       for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) if (!mask || mask[i]) count++;
   if (count < 16) return 0;
   const fine = smoothedOnce(values, width, height);
-  // Only what is read is computed: gradients within a voxel of the mask, the coarse image within two (the
-  // row spans of those bands; every computed value is the one the whole image would give).
+  // Only what is read is computed: the coarse image within two voxels of the mask (the row spans of that
+  // band; every computed value is the one the whole image would give).
   const inMask = rowSpans(width, height, slices, 0, mask);
-  const near = rowSpans(width, height, slices, 1, mask);
   // Variance 1 + 3 = 4: the fine image smoothed once more by a binomial kernel of order 12 (variance 3).
-  const coarse = binomialSmooth(
-    fine,
-    width,
-    height,
-    (COARSE_VARIANCE - 1) * 4,
-    mask ? rowSpans(width, height, slices, 2, mask) : undefined,
-  );
+  const coarse = binomialSmooth(fine, width, height, mask ? rowSpans(width, height, slices, 2, mask) : undefined);
   // The cut is a percentile of many thousands of gradients: every third one of the mask estimates it as well.
   const every = count >= 3000 ? 3 : 1;
-  // One gradient buffer and one selection buffer serve the four directions.
-  const g2 = new Float32Array(values.length);
-  const inside = new Float32Array(Math.ceil(count / every));
+  // Coarse gradients (in single precision, as an image of them would hold) along x, y and both diagonals,
+  // at every `every`-th voxel of the mask off the border, for each direction's 90th percentile.
+  const samples = Math.ceil(count / every);
+  const sx = new Float32Array(samples),
+    sy = new Float32Array(samples),
+    sd = new Float32Array(samples),
+    sa = new Float32Array(samples);
+  // `skip` counts down to the next sampled voxel of the mask (every `every`-th, from the first).
+  let skip = 0,
+    k = 0;
+  const w1 = width + 1,
+    w0 = width - 1;
+  for (let z = 0; z < slices; z++)
+    for (let y = 1; y < height - 1; y++) {
+      const span = 2 * (z * height + y);
+      const row = z * plane + y * width;
+      for (let i = row + Math.max(1, inMask[span]!), end = row + Math.min(width - 1, inMask[span + 1]!); i < end; i++) {
+        if (mask && !mask[i]) continue;
+        if (skip === 0) {
+          sx[k] = Math.abs(coarse[i + 1]! - coarse[i - 1]!);
+          sy[k] = Math.abs(coarse[i + width]! - coarse[i - width]!);
+          sd[k] = Math.abs(coarse[i + w1]! - coarse[i - w1]!);
+          sa[k++] = Math.abs(coarse[i + w0]! - coarse[i - w0]!);
+          skip = every;
+        }
+        skip--;
+      }
+    }
+  const cuts = [sx, sy, sd, sa].map((sampled) => quantileInPlace(sampled, 90));
+  // Edges: the mask's voxels (two off the border) whose gradient is at least the cut and a local maximum
+  // along its direction; the neighbours' gradients are worked out only for those above the cut. All four
+  // directions in one sweep, each summing in scan order.
+  const sumFine = new Float64Array(4),
+    sumCoarse = new Float64Array(4);
+  // A direction whose cut is not positive finds no edge: an infinite cut leaves it out.
+  const cutOf = (dir: number) => (cuts[dir]! > 0 ? cuts[dir]! : Infinity);
+  const [cx, cy, cd, ca] = [cutOf(0), cutOf(1), cutOf(2), cutOf(3)];
+  /** Adds voxel i to direction `dir`'s sums when its gradient `g` there is a local maximum. */
+  const edge = (i: number, g: number, step: number, dir: number) => {
+    const here = coarse[i]!;
+    if (
+      g < Math.fround(Math.abs(here - coarse[i - 2 * step]!)) ||
+      g < Math.fround(Math.abs(coarse[i + 2 * step]! - here))
+    )
+      return;
+    sumCoarse[dir]! += g;
+    sumFine[dir]! += Math.abs(fine[i + step]! - fine[i - step]!);
+  };
+  for (let z = 0; z < slices; z++)
+    for (let y = 2; y < height - 2; y++) {
+      const span = 2 * (z * height + y);
+      const row = z * plane + y * width;
+      for (let i = row + Math.max(2, inMask[span]!), end = row + Math.min(width - 2, inMask[span + 1]!); i < end; i++) {
+        if (mask && !mask[i]) continue;
+        const gx = Math.fround(Math.abs(coarse[i + 1]! - coarse[i - 1]!));
+        if (gx >= cx) edge(i, gx, 1, 0);
+        const gy = Math.fround(Math.abs(coarse[i + width]! - coarse[i - width]!));
+        if (gy >= cy) edge(i, gy, width, 1);
+        const gd = Math.fround(Math.abs(coarse[i + w1]! - coarse[i - w1]!));
+        if (gd >= cd) edge(i, gd, w1, 2);
+        const ga = Math.fround(Math.abs(coarse[i + w0]! - coarse[i - w0]!));
+        if (ga >= ca) edge(i, ga, w0, 3);
+      }
+    }
   let worst = 0;
-  for (const step of [1, width, width + 1, width - 1]) {
-    // Coarse gradient along the direction (border rows and columns have none), and its 90th percentile in the mask.
-    // `skip` counts down to the next sampled voxel of the mask (every `every`-th, from the first).
-    let skip = 0,
-      k = 0;
-    for (let z = 0; z < slices; z++)
-      for (let y = 1; y < height - 1; y++) {
-        const span = 2 * (z * height + y);
-        const row = z * plane + y * width;
-        for (let i = row + Math.max(1, near[span]!), end = row + Math.min(width - 1, near[span + 1]!); i < end; i++) {
-          const g = Math.abs(coarse[i + step]! - coarse[i - step]!);
-          g2[i] = g;
-          if (mask && !mask[i]) continue;
-          if (skip === 0) {
-            inside[k++] = g;
-            skip = every;
-          }
-          skip--;
-        }
-      }
-    const cut = quantileInPlace(inside, 90);
-    if (!(cut > 0)) continue;
-    let sumFine = 0,
-      sumCoarse = 0;
-    for (let z = 0; z < slices; z++)
-      for (let y = 2; y < height - 2; y++) {
-        const span = 2 * (z * height + y);
-        const row = z * plane + y * width;
-        for (
-          let i = row + Math.max(2, inMask[span]!), end = row + Math.min(width - 2, inMask[span + 1]!);
-          i < end;
-          i++
-        ) {
-          const g = g2[i]!;
-          if (g < cut || (mask && !mask[i]) || g < g2[i - step]! || g < g2[i + step]!) continue;
-          sumCoarse += g;
-          sumFine += Math.abs(fine[i + step]! - fine[i - step]!);
-        }
-      }
-    if (!(sumCoarse > 0)) continue;
-    worst = Math.max(worst, widthFromRatio(sumFine / sumCoarse, step === 1 || step === width ? 1 : Math.SQRT2));
+  for (let dir = 0; dir < 4; dir++) {
+    if (!(sumCoarse[dir]! > 0)) continue;
+    worst = Math.max(worst, widthFromRatio(sumFine[dir]! / sumCoarse[dir]!, dir < 2 ? 1 : Math.SQRT2));
   }
   return worst;
 }
