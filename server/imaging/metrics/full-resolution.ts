@@ -1,4 +1,3 @@
-import { finiteValues } from './finite.ts';
 import { GRID_SLICE_VOXELS, GRID_SLICES } from './measurement-grid.ts';
 import type { ImageVolume } from '../volume.ts';
 
@@ -12,16 +11,18 @@ export interface FullResolutionCrop {
 
 /**
  * The image at full resolution in a window about its centre no larger than a grid slice (at most 65 536
- * voxels a slice), on the slices the grid measures, with `gridMask` (on the grid) mapped onto it. The grid
+ * voxels a slice), on the slices the grid measures, with `gridMask` mapped onto it from the grid. The grid
  * samples every s-th voxel of a large image, which makes an edge a few pixels wide look narrower than the
  * smoothing scales that judge it; the window keeps the pixels, at the grid's cost. Grey values only (the
- * luminance of colour is not needed by the measures that use it); non-finite values are made finite.
+ * measures that use it are of grey modalities); a non-finite voxel takes the grid's (finite) value at its
+ * place in `gridValues`, so a window that is all NaN in an otherwise finite image is still measured.
  */
 export function fullResolutionCrop(
   whole: ImageVolume,
   stride: number,
   gridWidth: number,
   gridHeight: number,
+  gridValues: Float32Array,
   gridMask: Uint8Array,
 ): FullResolutionCrop {
   const { width, height, depth } = whole;
@@ -43,9 +44,12 @@ export function fullResolutionCrop(
       const row = (z * height + y) * width;
       const gridRow = k * gridPlane + Math.min(gridHeight - 1, Math.floor(y / stride)) * gridWidth;
       for (let x = x0; x < x0 + cw; x++, o++) {
-        values[o] = whole.data[(row + x) * step]!;
-        mask[o] = gridMask[gridRow + Math.min(gridWidth - 1, Math.floor(x / stride))]!;
+        const g = gridRow + Math.min(gridWidth - 1, Math.floor(x / stride));
+        const v = whole.data[(row + x) * step]!;
+        // A non-finite voxel takes the finite value the grid gave its neighbourhood (the grid's are all finite).
+        values[o] = v - v === 0 ? v : gridValues[g]!;
+        mask[o] = gridMask[g]!;
       }
     }
-  return { values: finiteValues(values), width: cw, height: ch, mask };
+  return { values, width: cw, height: ch, mask };
 }

@@ -167,7 +167,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
     grown,
     stride: gridStride(whole.width, whole.height),
     planar: isPlanarNm(whole),
-    fullResolution: () => (crop ??= fullResolutionCrop(whole, context.stride, width, height, band)),
+    fullResolution: () => (crop ??= fullResolutionCrop(whole, context.stride, width, height, values, band)),
   };
   return finiteMetrics({
     modality,

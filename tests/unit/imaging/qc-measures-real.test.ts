@@ -85,6 +85,47 @@ describe('the measures that find strong degradations, on Debian’s example imag
     }
   });
 
+  it('metal streaks: a fan of bands out of a dense point is found; metal alone or no metal is not', async () => {
+    for (const path of [`${PYDICOM}/693_J2KI.dcm`, `${PYDICOM}/CT_small.dcm`]) {
+      const clean = await real(path);
+      expect(measure(clean, 'metal_streaks'), path).toBe(0);
+      for (const seed of [5, 6])
+        expect(measure(degrade(clean, 'CT', 'streaks', 'strong', rng(seed)), 'metal_streaks'), path).toBeGreaterThan(
+          reviewLimit('CT', 'ct-metal-streaks'),
+        );
+      // A dense point (a clip, a filling) reconstructed without streaks is metal, not an artefact.
+      const { width: w, height: h } = clean;
+      const clip = clean.data.map((v, i) => (Math.hypot((i % w) - w / 2, Math.floor(i / w) - h / 2) < 3 ? 3000 : v));
+      expect(measure({ ...clean, data: clip }, 'metal_streaks'), path).toBeLessThan(
+        reviewLimit('CT', 'ct-metal-streaks'),
+      );
+    }
+  });
+
+  it('MR edge width of a matrix the grid samples every other voxel is measured at full resolution', async () => {
+    // dicom3tools' 360² clinical slice: the grid keeps every second voxel, which would halve a blur's width.
+    const path = '/usr/share/doc/dicom3tools/examples/0051.dcm';
+    if (!existsSync(path)) return;
+    const clean = await real(path);
+    expect(clean.width).toBeGreaterThan(256);
+    const blurred = degrade(clean, 'MR', 'blur', 'strong', rng(1));
+    expect(measure(clean, 'edge_width')).toBeLessThan(reviewLimit('MR', 'mr-blur'));
+    expect(measure(blurred, 'edge_width')).toBeGreaterThan(reviewLimit('MR', 'mr-blur'));
+  });
+
+  it('NM: a planar frame is judged on the gross-blur limit only, a reconstruction on its own', async () => {
+    // pydicom's whole-body bone scan (Image Type DERIVED, PRIMARY, WHOLE BODY, EMISSION): edges 5.5 px wide by nature.
+    const planar = await real(`${PYDICOM}/JPEG2000.dcm`);
+    expect(planar.imageType).toContain('WHOLE BODY');
+    const measures = measureQuality(planar).measures;
+    expect(measures.recon_edge_width).toBeUndefined();
+    expect(measures.edge_width).toBeLessThan(reviewLimit('NM', 'nm-blur'));
+    // The same pixels without Image Type are taken for a reconstruction: judged on its tighter limit.
+    const asRecon = measureQuality({ ...planar, imageType: undefined }).measures;
+    expect(asRecon.recon_edge_width).toBe(asRecon.edge_width);
+    expect(asRecon.recon_edge_width).toBeGreaterThan(reviewLimit('NM', 'nm-recon-blur'));
+  });
+
   it('MR contrast squeezed after acquisition: the tissue varies less than the background noise', async () => {
     // An image with air around the head to compare with (anatomical.nii is cropped to the brain). In one whose
     // tissue texture dwarfs its noise (dicom3tools' 0051.dcm, SNR over 500) squeezing is not seen this way.

@@ -85,6 +85,80 @@ describe('the engine on any image (property tests)', { timeout: 120_000 }, () =>
     );
   });
 
+  it('measures only finite numbers on matrices the grid samples (full-resolution window, metal, planar NM)', () => {
+    // Wider or taller than 256: the grid samples every other voxel or more, and MR edge width reads a
+    // full-resolution window; CT values reach metal; NM comes planar, tomographic or without Image Type.
+    const large = fc
+      .record({
+        width: fc.constantFrom(1, 3, 257, 300, 700),
+        height: fc.constantFrom(1, 2, 260, 513),
+        depth: fc.constantFrom(1, 2),
+        modality: fc.constantFrom('MR', 'CT', 'NM', 'PT'),
+        imageType: fc.constantFrom(undefined, 'ORIGINAL\\PRIMARY\\WHOLE BODY', 'ORIGINAL\\PRIMARY\\RECON TOMO'),
+        seed: fc.array(sample, { minLength: 1, maxLength: 64 }),
+      })
+      .map((r): ImageVolume => {
+        const n = r.width * r.height * r.depth;
+        const data = new Float32Array(n);
+        for (let i = 0; i < n; i++) data[i] = r.seed[(i * 7) % r.seed.length]!;
+        return {
+          format: 'dcm',
+          width: r.width,
+          height: r.height,
+          depth: r.depth,
+          channels: 1,
+          data,
+          spacing: [1, 1, 1],
+          bitDepth: 16,
+          storedRange: [-32768, 32767],
+          photometric: 'MONOCHROME2',
+          invert: false,
+          modality: r.modality,
+          imageType: r.imageType,
+        };
+      });
+    fc.assert(
+      fc.property(large, (volume) => {
+        let metrics;
+        try {
+          metrics = measureQuality(volume);
+        } catch (error) {
+          expect(error).toBeInstanceOf(UnmeasurableImageError);
+          return;
+        }
+        for (const [path, value] of numbersIn(metrics)) expect(Number.isFinite(value), path).toBe(true);
+        expect(['pass', 'review', 'fail']).toContain(assessQuality(metrics).verdict);
+      }),
+      { numRuns: 40, seed: 21 },
+    );
+  });
+
+  it('measures a large image whose centre is all NaN (the full-resolution window) from its finite rest', () => {
+    const [width, height] = [300, 300];
+    const data = new Float32Array(width * height);
+    for (let i = 0; i < data.length; i++) {
+      const x = i % width,
+        y = Math.floor(i / width);
+      data[i] = Math.abs(x - 150) < 140 && Math.abs(y - 150) < 140 ? NaN : 100 + ((i * 7919) % 50);
+    }
+    const volume: ImageVolume = {
+      format: 'dcm',
+      width,
+      height,
+      depth: 1,
+      channels: 1,
+      data,
+      spacing: [1, 1, 1],
+      bitDepth: 16,
+      storedRange: [0, 65535],
+      photometric: 'MONOCHROME2',
+      invert: false,
+      modality: 'MR',
+    };
+    const metrics = measureQuality(volume);
+    for (const [path, value] of numbersIn(metrics)) expect(Number.isFinite(value), path).toBe(true);
+  });
+
   it('refuses an image with no finite value with a reason, not a crash', () => {
     const volume: ImageVolume = {
       format: 'nii',
