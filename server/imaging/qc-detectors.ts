@@ -248,9 +248,9 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
       // electron optics, video camera) resolves less than a flat panel, about 1–2 lp/mm, but its frames are
       // stored at 512² or 1024² over a 17–23 cm field, pixels of 0.2–0.45 mm: the matrix is matched to the chain,
       // so a sharp frame's edges are about 1 px wide (Gaussian sigma) as a radiograph's are. GDCM's cardiac run
-      // (00191113.dcm, the only fluoroscopy image at hand) measures 3.7 px on its central anatomy and 5.2 px with
-      // the collimator blades' penumbra: beyond what the chain explains (cardiac motion, recursive filtering), and
-      // one image cannot say how soft a run may be and still be clinically fine, so no separate limit is fitted.
+      // (00191113.dcm, the only fluoroscopy image at hand) measures 3.5 px in its collimated field: beyond what
+      // the chain explains (cardiac motion, recursive filtering), and one image cannot say how soft a run may be
+      // and still be clinically fine, so no separate limit is fitted to it.
       [1.5, 3.5],
     ),
   ],

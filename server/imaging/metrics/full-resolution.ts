@@ -7,6 +7,9 @@ export interface FullResolutionCrop {
   width: number;
   height: number;
   mask: Uint8Array;
+  /** Where the window starts in the image, in pixels. */
+  x0: number;
+  y0: number;
 }
 
 /**
@@ -51,5 +54,5 @@ export function fullResolutionCrop(
         mask[o] = gridMask[g]!;
       }
     }
-  return { values, width: cw, height: ch, mask };
+  return { values, width: cw, height: ch, mask, x0, y0 };
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { degrade } from '../../../bench/qc-corpus/degrade.ts';
-import { rng, smoothField } from '../../../bench/qc-corpus/image-ops.ts';
+import { gaussianBlur, rng, smoothField } from '../../../bench/qc-corpus/image-ops.ts';
 import { decodeImage } from '../../../server/imaging/decode-image.ts';
 import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.ts';
 import { QC_MODEL } from '../../../server/imaging/qc-model.ts';
@@ -20,9 +20,9 @@ const issues = (v: ImageVolume) => assessQuality(measureQuality(v)).issues.join(
 /**
  * A 12-bit radiograph for presentation: anatomy (smooth structure at `level` of the range, quantum noise) inside
  * a circle of radius 0.42 of the side when `surround` is 'intensifier' (outside: black with electronic noise),
- * or a rectangle of anatomy on a dark but exposed direct-exposure background reaching the border.
+ * or a central band `anatomyWidth` px wide on a dark direct-exposure background (5% of the range, quantum noise).
  */
-function radiograph(surround: 'intensifier' | 'direct', level = 0.4, seed = 1): ImageVolume {
+function radiograph(surround: 'intensifier' | 'direct', level = 0.4, seed = 1, anatomyWidth = 136): ImageVolume {
   const side = 256,
     top = 4095;
   const r = rng(seed);
@@ -31,7 +31,10 @@ function radiograph(surround: 'intensifier' | 'direct', level = 0.4, seed = 1): 
   for (let y = 0; y < side; y++)
     for (let x = 0; x < side; x++) {
       const i = y * side + x;
-      const anatomy = surround === 'intensifier' ? Math.hypot(x - 128, y - 128) < 0.42 * side : x > 60 && x < 196;
+      const anatomy =
+        surround === 'intensifier'
+          ? Math.hypot(x - 128, y - 128) < 0.42 * side
+          : Math.abs(x + 0.5 - side / 2) < anatomyWidth / 2;
       const v = anatomy
         ? (level + 0.12 * structure[i]!) * top + 0.01 * top * r.normal()
         : surround === 'intensifier'
@@ -90,15 +93,18 @@ describe('the exposed field of a radiograph', () => {
     expect(issues(monochrome1(dark))).toMatch(/Under-exposed/);
   });
 
-  it('keeps a dark direct-exposure background that carries signal in the field', () => {
-    const image = radiograph('direct');
-    const all = medianShare(image, () => true);
-    const anatomy = medianShare(image, (x) => x > 60 && x < 196);
-    // The background is nearly half the image and stays in the field: the median is the whole image's, well
-    // below the anatomy's own (left out, the background would have raised it to the anatomy's).
-    expect(exposure(image)).toBeCloseTo(all, 2);
-    expect(exposure(image)).toBeLessThan(anatomy - 0.05);
-    expect(exposure(monochrome1(image))).toBeCloseTo(all, 2);
+  it('measures a radiograph on a dark direct-exposure background on its anatomy, as the exposure index does', () => {
+    // The background is five eighths of the image: counted, it would make the field's median its own 5%.
+    const image = radiograph('direct', 0.4, 1, 96);
+    const anatomy = medianShare(image, (x) => x >= 80 && x < 176);
+    expect(medianShare(image, () => true)).toBeLessThan(0.1);
+    expect(exposure(image)).toBeGreaterThan(anatomy - 0.02);
+    expect(exposure(image)).toBeLessThan(anatomy + 0.02);
+    expect(exposure(monochrome1(image))).toBeCloseTo(exposure(image), 2);
+    expect(issues(image)).not.toMatch(/Under-exposed/);
+    // The same radiograph a fifth as bright is under-exposed.
+    const dark = { ...image, data: image.data.map((v) => Math.round(v * 0.2)) };
+    expect(issues(dark)).toMatch(/Under-exposed/);
   });
 });
 
@@ -117,4 +123,29 @@ describe('GDCM’s clinical XA example (an image-intensifier run)', { timeout: 6
       expect(issues(under)).toMatch(/Under-exposed/);
     },
   );
+});
+
+describe('the sharpness of a radiograph larger than the measurement grid', { timeout: 60_000 }, () => {
+  /** A 1536² 12-bit radiograph: squares of bone every 48 px on soft tissue, edges of Gaussian sigma `sigma` px. */
+  function large(sigma: number): ImageVolume {
+    const side = 1536,
+      top = 4095;
+    const r = rng(7);
+    const sharp = new Float32Array(side * side);
+    for (let y = 0; y < side; y++)
+      for (let x = 0; x < side; x++) sharp[y * side + x] = (x % 48 < 24 && y % 48 < 24 ? 0.7 : 0.4) * top;
+    const data = gaussianBlur(sharp, side, side, sigma).map((v) =>
+      Math.min(top, Math.max(0, Math.round(v + 0.005 * top * r.normal()))),
+    );
+    return { ...radiograph('direct'), width: side, height: side, data, modality: 'CR' };
+  }
+
+  it('reads edges 1 px wide as about 1 px (not half the grid’s stride), and finds a blur of sigma 4 px', () => {
+    const blurLimit = QC_MODEL.families.XR.limits['xr-blur']!.review;
+    const sharp = measureQuality(large(1)).measures.edge_width!;
+    expect(sharp).toBeGreaterThan(0.5);
+    expect(sharp).toBeLessThan(1.6);
+    expect(sharp).toBeLessThan(blurLimit);
+    expect(measureQuality(large(4)).measures.edge_width!).toBeGreaterThan(blurLimit);
+  });
 });
