@@ -100,14 +100,14 @@ export const QC_MODEL: QcModel = {
     XR: {
       limits: {
         'xr-under': {
-          review: -0.21039,
-          fail: -0.15317,
-          center: -0.45296,
+          review: -0.21019,
+          fail: -0.15279,
+          center: -0.45608,
         },
         'xr-over': {
-          review: 0.5698,
-          fail: 0.5698,
-          center: 0.45296,
+          review: 0.56801,
+          fail: 0.56801,
+          center: 0.45608,
         },
         'xr-saturation': {
           review: 0.022594,
@@ -115,24 +115,24 @@ export const QC_MODEL: QcModel = {
           center: 0,
         },
         'xr-range': {
-          review: -0.34725,
-          fail: -0.24173,
-          center: -0.90616,
+          review: -0.34849,
+          fail: -0.24235,
+          center: -0.90639,
         },
         'xr-noise': {
-          review: 0.05055,
-          fail: 0.068354,
-          center: 0.006323,
+          review: 0.050975,
+          fail: 0.068291,
+          center: 0.0066499,
         },
         'xr-blur': {
-          review: 2.1865,
-          fail: 2.6862,
-          center: 1.0683,
+          review: 2.0387,
+          fail: 2.4466,
+          center: 1.0782,
         },
       },
       calibration: {
-        a: 8.9997,
-        b: 0.25586,
+        a: 8.8874,
+        b: 0.098205,
       },
     },
     US: {
