@@ -128,6 +128,9 @@ export default function LoginForm() {
     <FormMessage id="login-message" kind={outcome?.kind ?? 'error'} message={outcome?.message} ref={messageRef} />
   );
 
+  // What the code and forgot-password steps share: focus on their heading, the message, Back to sign-in.
+  const step = { headingRef, busy, message, onBack: () => switchMode('login') };
+
   if (mode === 'code') {
     return (
       <OneFieldStep
@@ -138,12 +141,9 @@ export default function LoginForm() {
             one of your recovery codes instead.
           </>
         }
-        headingRef={headingRef}
+        {...step}
         onSubmit={onCode}
-        busy={busy}
         submit={busy ? 'Verifying...' : 'Verify'}
-        message={message}
-        onBack={() => switchMode('login')}
       >
         <TextField
           id="login-code"
@@ -163,12 +163,9 @@ export default function LoginForm() {
       <OneFieldStep
         title="Forgot password"
         lead="Enter the e-mail address of your account and we will send you a link to reset it."
-        headingRef={headingRef}
+        {...step}
         onSubmit={onForgot}
-        busy={busy}
         submit={busy ? 'Sending...' : 'Send reset link'}
-        message={message}
-        onBack={() => switchMode('login')}
       >
         <TextField
           id="forgot-email"
