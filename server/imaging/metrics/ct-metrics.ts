@@ -105,18 +105,35 @@ export function lineScores(
       lineN[k]!++;
     }
   }
+  // Each line's amplitude is the median of its pieces' means (sorted by insertion in a small buffer, the
+  // order a stable sort gives); only the three largest amplitudes are kept, largest first, instead of an
+  // array of every line's: the same sum of the same three numbers.
   const score = (sum: Float64Array, n: Uint32Array, pieces: number, minPieces: number) => {
-    const medians: number[] = [];
+    const z = new Float64Array(pieces);
+    let first = -Infinity,
+      second = -Infinity,
+      third = -Infinity,
+      lines = 0;
     for (let line = 0; line < sum.length / pieces; line++) {
-      const z: number[] = [];
+      let count = 0;
       for (let p = 0; p < pieces; p++) {
         const k = line * pieces + p;
-        if (n[k]! >= 6) z.push(sum[k]! / n[k]!);
+        if (n[k]! < 6) continue;
+        const v = sum[k]! / n[k]!;
+        let j = count++;
+        for (; j > 0 && z[j - 1]! > v; j--) z[j] = z[j - 1]!;
+        z[j] = v;
       }
-      if (z.length >= minPieces) medians.push(Math.abs(medianOf(z)));
+      if (count < minPieces) continue;
+      const m = Math.abs(z[count >> 1]!);
+      lines++;
+      if (m > first) [first, second, third] = [m, first, second];
+      else if (m > second) [second, third] = [m, second];
+      else if (m > third) third = m;
     }
-    medians.sort((x, y) => y - x);
-    return medians.slice(0, 3).reduce((x, y) => x + y, 0) / Math.max(1, Math.min(3, medians.length));
+    const top =
+      lines >= 3 ? 0 + first + second + third : lines === 2 ? 0 + first + second : lines === 1 ? 0 + first : 0;
+    return top / Math.max(1, Math.min(3, lines));
   };
   return { streaks: score(lineSum, lineN, SEGMENTS, 3), rings: ringProminence(ringSum, ringN) };
 }

@@ -2,16 +2,6 @@ import type { MeasureContext, Measures } from './context.ts';
 import { blurEffect, selectInPlace } from './image-stats.ts';
 import { dilate } from './mask.ts';
 
-/** Hue in degrees (0–360) and saturation (0–1, HSV) of an RGB triple in 0–1. */
-function hueSaturation(r: number, g: number, b: number): [number, number] {
-  const max = Math.max(r, g, b),
-    min = Math.min(r, g, b);
-  const d = max - min;
-  if (d <= 0) return [0, 0];
-  const h = max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
-  return [h * 60, max > 0 ? d / max : 0];
-}
-
 /** Degrees by which a hue lies outside the pink-to-purple arc of H&E (240°–380°, i.e. up to 20°). */
 function outsideStainArc(hue: number): number {
   const h = hue < 60 ? hue + 360 : hue;
@@ -50,7 +40,13 @@ export function histologyMeasures(c: MeasureContext): Measures {
       b = rgb[p * 3 + 2]! / top;
     const lum = 0.299 * r + 0.587 * g + 0.114 * b;
     grey[p] = lum;
-    const [hue, sat] = hueSaturation(r, g, b);
+    // Hue in degrees (0–360) and saturation (0–1, HSV), written out here: a pair returned per pixel by a
+    // helper was most of this loop's time (its allocation).
+    const max = Math.max(r, g, b),
+      min = Math.min(r, g, b);
+    const d = max - min;
+    const hue = d <= 0 ? 0 : (max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4) * 60;
+    const sat = d <= 0 ? 0 : max > 0 ? d / max : 0;
     const pen = (sat > 0.3 && hue >= 75 && hue <= 235 && lum < 0.85) || lum < 0.12;
     if (pen) {
       penN++;
