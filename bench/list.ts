@@ -4,8 +4,8 @@
 // asks (a browser's Accept-Encoding). Before measuring, every page is walked once to check the paging: each
 // item exactly once, newest first. BENCH_DATABASE_URL runs the server on PostgreSQL. A server that does not
 // page (before `limit` and `cursor`, see BENCH_SERVER_DIR) answers the whole list to the first request: then
-// that whole-list answer is what is measured, as the dashboard of the time asked for it. BENCH_LIST_WHOLE=1
-// also measures the whole-list answer (`GET /uploads` with neither `limit` nor `cursor`) of a paging server.
+// that whole-list answer is what is measured, as the dashboard of the time asked for it. BENCH_LIST_WHOLE=<n>
+// also measures the whole-list answer (`GET /uploads` with neither `limit` nor `cursor`) at n connections.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { NEXT_CURSOR_HEADER } from '../contract/uploads.ts';
@@ -74,17 +74,23 @@ try {
   } while (cursor);
   if (seen.size !== items) throw new Error(`paging listed ${seen.size} distinct items of ${items}`);
 
-  const whole = { label: `whole list, ${items} items`, query: '' };
-  const pages = !middleCursor
-    ? [whole] // the server answered everything to the first request: it does not page
-    : [
-        { label: `first page, ${pageSize} of ${items} items`, query: `limit=${pageSize}` },
-        {
-          label: `page in the middle, ${pageSize} of ${items} items`,
-          query: `limit=${pageSize}&cursor=${encodeURIComponent(middleCursor)}`,
-        },
-        ...(process.env.BENCH_LIST_WHOLE === '1' ? [whole] : []),
-      ];
+  // BENCH_LIST_WHOLE=<connections> also measures the whole list at that many connections: at 50, a paging
+  // server's whole list of 10,000 items can take longer than a round to answer once.
+  const wholeConnections = Number(process.env.BENCH_LIST_WHOLE ?? 0);
+  const whole = (connections: number) => ({ label: `whole list, ${items} items`, query: '', connections });
+  const pages = [
+    ...(!middleCursor
+      ? [whole(50)] // the server answered everything to the first request: it does not page
+      : [
+          { label: `first page, ${pageSize} of ${items} items`, query: `limit=${pageSize}`, connections: 50 },
+          {
+            label: `page in the middle, ${pageSize} of ${items} items`,
+            query: `limit=${pageSize}&cursor=${encodeURIComponent(middleCursor)}`,
+            connections: 50,
+          },
+        ]),
+    ...(wholeConnections ? [whole(wholeConnections)] : []),
+  ];
   const headers = { ...auth, 'accept-encoding': acceptEncoding };
   for (const [index, page] of pages.entries()) {
     const url = `${app.url}/api/v1/uploads${page.query ? `?${page.query}` : ''}`;
@@ -99,7 +105,7 @@ try {
     });
     try {
       const run = (target: string, duration: number, serverPid: number) =>
-        httpLoad({ url: target, headers, connections: 50, seconds: duration, serverPid });
+        httpLoad({ url: target, headers, connections: page.connections, seconds: duration, serverPid });
       const appPid = app.process.pid!;
       const barePid = bare.process.pid!;
       await run(url, 2, appPid); // warm-up
@@ -112,7 +118,7 @@ try {
       const line = (side: 'app' | 'bare') =>
         `${of(side, (r) => r.rate).toFixed(0)} req/s, p50 ${of(side, (r) => r.p50).toFixed(1)} ms, p99 ${of(side, (r) => r.p99).toFixed(1)} ms, server CPU ${of(side, (r) => r.serverCpuMs).toFixed(2)} ms per answer`;
       console.log(
-        `list (${databaseLabel}), ${page.label}, ${(answer.body.length / 1024).toFixed(1)} KiB (${encoding ?? 'uncompressed'}), 50 connections, medians of ${rounds} alternated rounds`,
+        `list (${databaseLabel}), ${page.label}, ${(answer.body.length / 1024).toFixed(1)} KiB (${encoding ?? 'uncompressed'}), ${page.connections} connections, medians of ${rounds} alternated rounds`,
       );
       console.log(`  this server ${line('app')} (target p99 <= 20 ms)`);
       console.log(`  bare node:http with the same bytes ${line('bare')}`);
