@@ -4,6 +4,10 @@ import { Piscina } from 'piscina';
 /**
  * Threads for argon2. A sign-in flood queues here instead of taking every core: one core always stays
  * for the event loop (bench/login.ts measured 240 ms event-loop delay with four hashes at once on two cores).
+ * A second thread on two cores was measured too (bench/login.ts, 50 parallel sign-ins, load average 13-15):
+ * the sign-ins' p99 did not improve (4.3-4.9 s against 4.5-5.3 s on PGlite, 3.1 against 2.9 s on
+ * PostgreSQL) while another signed-in route's p50 during the flood doubled (37-43 ms against 17-29 ms) and
+ * its p99 rose from 171-226 to 313-364 ms: the hashes had no spare core to gain and took the event loop's.
  */
 let pool: Piscina | undefined;
 
