@@ -273,7 +273,7 @@ export function cleanUs(r: Rng, s: GeneratorSettings): ImageVolume {
   return volume('US', quantise(out, 0, 255), w, h, { storedRange: [0, 255], bitDepth: 8 });
 }
 
-/** A PET slice: body background uptake, hot organs and lesions, Poisson counts, reconstruction smoothing. */
+/** A PET or SPECT slice: body background uptake, hot organs and lesions, Poisson counts, reconstruction smoothing. */
 export function cleanNm(r: Rng, s: GeneratorSettings): ImageVolume {
   const size = Math.max(128, Math.round(r.choose(s.sizes) / 2));
   const [w, h] = [size, size];
@@ -298,6 +298,8 @@ export function cleanNm(r: Rng, s: GeneratorSettings): ImageVolume {
   const recon = gaussianBlur(out, w, h, r.between(1, 1.6) * (r.between(...s.sharpness) / 0.7));
   const scale = r.between(0.5, 20);
   const range = integerRange(16, true);
+  // PET, or SPECT (NM), whose DICOM Image Type then says it is a tomographic reconstruction.
+  const modality = r.choose(['PT', 'NM']);
   return volume(
     'NM',
     quantise(
@@ -310,7 +312,8 @@ export function cleanNm(r: Rng, s: GeneratorSettings): ImageVolume {
     {
       storedRange: range,
       bitDepth: 16,
-      modality: r.choose(['PT', 'NM']),
+      modality,
+      imageType: modality === 'NM' ? 'ORIGINAL\\PRIMARY\\RECON TOMO\\EMISSION' : undefined,
     },
   );
 }

@@ -20,7 +20,7 @@ export interface MeasureContext {
   grown: Uint8Array;
   /** Voxels of the original image per voxel of the grid, in-plane: widths in grid voxels times this are in image pixels. */
   stride: number;
-  /** A planar NM frame (static, dynamic, gated or whole-body, not a tomographic reconstruction), as DICOM's Image Type says. */
+  /** An NM image not known to be a tomographic reconstruction (DICOM's Image Type does not say TOMO): a planar frame. */
   planar: boolean;
   /** The full-resolution voxels around the image centre, for measures that the grid's sampling would coarsen. */
   fullResolution: () => FullResolutionCrop;

@@ -199,20 +199,13 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
 }
 
 /**
- * Whether DICOM's Image Type calls an NM image planar (static, dynamic, gated or whole-body frames) rather
- * than a tomographic reconstruction: a gamma camera's planar image is smooth by nature.
+ * Whether an NM image is to be judged as a planar frame (smooth by nature: the gamma camera's resolution
+ * falls with depth) rather than a tomographic reconstruction: unless DICOM's Image Type says TOMO (SPECT).
+ * PET (PT) is always a reconstruction.
  */
 function isPlanarNm(volume: ImageVolume): boolean {
-  const type =
-    volume.imageType
-      ?.toUpperCase()
-      .split('\\')
-      .map((v) => v.trim()) ?? [];
-  return (
-    volume.modality?.toUpperCase() === 'NM' &&
-    type.some((v) => ['STATIC', 'DYNAMIC', 'GATED', 'WHOLE BODY'].includes(v)) &&
-    !type.some((v) => v.includes('TOMO'))
-  );
+  const type = volume.imageType?.toUpperCase().split('\\') ?? [];
+  return volume.modality?.toUpperCase() === 'NM' && !type.some((v) => v.includes('TOMO'));
 }
 
 /** The measurements of the image's family; a grey image labelled as a slide is judged as a projection image. */

@@ -120,10 +120,17 @@ describe('the measures that find strong degradations, on Debian’s example imag
     const measures = measureQuality(planar).measures;
     expect(measures.recon_edge_width).toBeUndefined();
     expect(measures.edge_width).toBeLessThan(reviewLimit('NM', 'nm-blur'));
-    // The same pixels without Image Type are taken for a reconstruction: judged on its tighter limit.
-    const asRecon = measureQuality({ ...planar, imageType: undefined }).measures;
-    expect(asRecon.recon_edge_width).toBe(asRecon.edge_width);
-    expect(asRecon.recon_edge_width).toBeGreaterThan(reviewLimit('NM', 'nm-recon-blur'));
+    // Without Image Type an NM image is not known to be a reconstruction: still judged as planar.
+    expect(measureQuality({ ...planar, imageType: undefined }).measures.recon_edge_width).toBeUndefined();
+    // The same pixels as a SPECT reconstruction, or as PET, are judged on the reconstruction's tighter limit.
+    for (const tagged of [
+      { ...planar, imageType: 'ORIGINAL\\PRIMARY\\RECON TOMO\\EMISSION' },
+      { ...planar, modality: 'PT', imageType: undefined },
+    ]) {
+      const asRecon = measureQuality(tagged).measures;
+      expect(asRecon.recon_edge_width).toBe(asRecon.edge_width);
+      expect(asRecon.recon_edge_width).toBeGreaterThan(reviewLimit('NM', 'nm-recon-blur'));
+    }
   });
 
   it('MR contrast squeezed after acquisition: the tissue varies less than the background noise', async () => {
