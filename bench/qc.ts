@@ -58,8 +58,9 @@ async function bench(label: string, bytes: Uint8Array, hint: string, runs: numbe
 
 /** Stored samples of a generated image, as the DICOM fixture writes them (12 bits stored of 16). */
 function storedSlice(family: ModalityFamily): Promise<Uint8Array> {
-  const v = GENERATORS[family](rng(7), { ...TRAIN_SETTINGS, sizes: [512] });
-  // The generators vary the matrix (an X-ray is taller, a US sector shorter, NM half size): 512×512 for all.
+  // NM's generator draws half the size it is given (PET and SPECT matrices are small): 1024 gives 512.
+  const v = GENERATORS[family](rng(7), { ...TRAIN_SETTINGS, sizes: [family === 'NM' ? 1024 : 512] });
+  // The generators vary the matrix a little (an X-ray is taller, a US sector shorter): 512×512 for all.
   const size = 512;
   const at = (x: number, y: number, c = 0) =>
     v.data[
