@@ -90,20 +90,22 @@ export function degrade(v: ImageVolume, family: ModalityFamily, kind: Degradatio
       return out(eachPlane(v, (p) => gaussianBlur(p, w, h, pick(s, 1.3, 3))));
     case 'motion': {
       if (family === 'MR') {
-        // Motion during phase encoding: faint replicas along y, and some smearing.
+        // Motion during phase encoding: faint replicas along the phase axis (y unless the file says x), and some smearing.
         const weight = pick(s, 0.08, 0.2);
+        const alongX = v.phaseEncoding === 'ROW';
+        const n = alongX ? w : h;
         return out(
           eachPlane(v, (p) => {
-            const smeared = motionBlur(p, w, h, pick(s, 3, 6), Math.PI / 2);
+            const smeared = motionBlur(p, w, h, pick(s, 3, 6), alongX ? 0 : Math.PI / 2);
             const o = smeared.slice();
-            for (const [k, shift] of [1, 2, 3].map((k) => [k, Math.round((k * h) / 7)] as const))
+            for (const [k, shift] of [1, 2, 3].map((k) => [k, Math.round((k * n) / 7)] as const))
               for (let y = 0; y < h; y++)
-                for (let x = 0; x < w; x++)
-                  o[y * w + x]! +=
-                    (weight *
-                      0.6 ** (k - 1) *
-                      (smeared[((y + shift) % h) * w + x]! + smeared[((y - shift + h) % h) * w + x]!)) /
-                    2;
+                for (let x = 0; x < w; x++) {
+                  const [a, b] = alongX
+                    ? [y * w + ((x + shift) % w), y * w + ((x - shift + w) % w)]
+                    : [((y + shift) % h) * w + x, ((y - shift + h) % h) * w + x];
+                  o[y * w + x]! += (weight * 0.6 ** (k - 1) * (smeared[a]! + smeared[b]!)) / 2;
+                }
             return o;
           }),
         );
@@ -112,12 +114,15 @@ export function degrade(v: ImageVolume, family: ModalityFamily, kind: Degradatio
       return out(eachPlane(v, (p) => motionBlur(p, w, h, pick(s, 6, 14), angle)));
     }
     case 'ghosting': {
+      // An N/2 ghost along the phase axis (y unless the file says x).
       const weight = pick(s, 0.07, 0.18);
+      const alongX = v.phaseEncoding === 'ROW';
       return out(
         eachPlane(v, (p) => {
           const o = p.slice();
           for (let y = 0; y < h; y++)
-            for (let x = 0; x < w; x++) o[y * w + x]! += weight * p[((y + (h >> 1)) % h) * w + x]!;
+            for (let x = 0; x < w; x++)
+              o[y * w + x]! += weight * p[alongX ? y * w + ((x + (w >> 1)) % w) : ((y + (h >> 1)) % h) * w + x]!;
           return o;
         }),
       );

@@ -76,8 +76,8 @@ export function worstScore(
   let worst = -4;
   for (const d of DETECTORS[family]) {
     const l = limits[d.id];
-    if (!l) continue;
-    const x = oriented(d.direction, measures[d.measure] ?? 0);
+    if (!l || measures[d.measure] === undefined) continue;
+    const x = oriented(d.direction, measures[d.measure]!);
     worst = Math.max(worst, Math.min(4, Math.max(-4, (x - l.review) / Math.max(1e-9, Math.abs(l.review - l.center)))));
   }
   return worst;
@@ -99,12 +99,14 @@ async function main() {
     const mine = rows.filter((r) => r.family === family);
     const limits: Record<string, DetectorLimits> = {};
     for (const d of DETECTORS[family]) {
+      // An image that does not allow the measurement (no air to see a ghost in) is not judged on it.
       const clean = mine
-        .filter((r) => r.kind === 'clean')
-        .map((r) => oriented(d.direction, r.measures[d.measure] ?? 0));
+        .filter((r) => r.kind === 'clean' && r.measures[d.measure] !== undefined)
+        .map((r) => oriented(d.direction, r.measures[d.measure]!));
       const strong = mine
         .filter((r) => r.strength === 'strong' && d.targets.includes(r.kind as never))
-        .map((r) => oriented(d.direction, r.measures[d.measure] ?? 0));
+        .filter((r) => r.measures[d.measure] !== undefined)
+        .map((r) => oriented(d.direction, r.measures[d.measure]!));
       if (!clean.length) continue;
       const fitted = fitLimits(clean, strong);
       if (d.bounds) {

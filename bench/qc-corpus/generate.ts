@@ -123,14 +123,25 @@ export function cleanCt(r: Rng, s: GeneratorSettings): ImageVolume {
   });
 }
 
-/** A brain MR slice (T1- or T2-like): scalp, skull, grey and white matter, ventricles, bias field, Rician noise. */
+/**
+ * A brain MR slice (T1- or T2-like): scalp, skull, grey and white matter, ventricles, bias field, Rician noise.
+ * Acquired as clinical MR comes: a field of view anywhere from roomy to closed in on the head, the head
+ * upright or turned a quarter (the phase-encoding direction, which DICOM names, turned with it), and a quarter
+ * of them with the air outside the head set to exact zeros, as some scanners and converters store it.
+ */
 export function cleanMr(r: Rng, s: GeneratorSettings): ImageVolume {
   const size = r.choose(s.sizes);
-  const [w, h] = [size, Math.round(size * r.choose([1, 1, 1.125]))];
+  const turned = r.next() < 0.5;
+  const [w0, h0] = [size, Math.round(size * r.choose([1, 1, 1.125]))];
+  const [w, h] = turned ? [h0, w0] : [w0, h0];
   const cx = w / 2 + r.between(-0.03, 0.03) * w,
     cy = h / 2 + r.between(-0.03, 0.03) * h;
-  const a = w * r.between(0.3, 0.37),
-    b = Math.min(h * 0.42, a * r.between(1.1, 1.3));
+  // The head's share of the field of view: tight fields leave only a thin rim of air.
+  const fill = r.next() < 0.25 ? r.between(0.4, 0.47) : r.between(0.3, 0.37);
+  const across = turned ? h : w;
+  const a0 = across * fill,
+    b0 = Math.min((turned ? w : h) * 0.47, a0 * r.between(1.1, 1.3));
+  const [a, b] = turned ? [b0, a0] : [a0, b0];
   const t2 = r.next() < 0.4;
   const c = r.between(...s.contrast);
   const [wm, gm, csf, scalp, skull] = t2 ? [0.55, 0.55 + 0.25 * c, 1.3, 0.7, 0.05] : [1, 1 - 0.35 * c, 0.25, 0.8, 0.06];
@@ -162,15 +173,23 @@ export function cleanMr(r: Rng, s: GeneratorSettings): ImageVolume {
     }
   const blurred = gaussianBlur(out, w, h, r.between(...s.sharpness));
   const sigma = (scale / r.between(25, 60)) * r.between(...s.noise);
-  for (let i = 0; i < blurred.length; i++)
+  const zeroed = r.next() < 0.25;
+  for (let i = 0; i < blurred.length; i++) {
     blurred[i] = Math.hypot(blurred[i]! + sigma * r.normal(), sigma * r.normal());
+    if (zeroed && !inEllipse(i % w, Math.floor(i / w), cx, cy, a * 1.04 + 2, b * 1.04 + 2)) blurred[i] = 0;
+  }
+  // Phase encoded along the head's shorter axis (left-right on an upright axial slice), as usual.
+  const phaseEncoding = turned ? ('COL' as const) : ('ROW' as const);
   const bits = r.choose([12, 16]);
   const range = integerRange(bits, false);
   const top = Math.max(...blurred.slice(0, 1)) > 0 ? range[1] : range[1];
+  const format = r.choose(['dcm', 'nii'] as const);
   return volume('MR', quantise(blurred, 0, top), w, h, {
     storedRange: range,
     bitDepth: bits,
-    format: r.choose(['dcm', 'nii'] as const),
+    format,
+    // NIfTI does not say which axis the phase was encoded along.
+    phaseEncoding: format === 'dcm' ? phaseEncoding : undefined,
   });
 }
 

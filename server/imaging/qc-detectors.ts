@@ -159,6 +159,26 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
       [0.5, 1.2],
     ),
     d(
+      'mr-tissue-contrast',
+      'tissue_contrast',
+      'low',
+      ['low-contrast'],
+      'Little contrast between tissues (intensities squeezed after acquisition, or a sequence without contrast)',
+      'Export the images as reconstructed, without a narrow window, and check the sequence contrast (TR, TE, flip angle).',
+      // Clean clinical MR gives 21% (nibabel's anatomical.nii, T1 at 2 mm) to 130%.
+      [0.06, 0.18],
+    ),
+    d(
+      'mr-flat-tissue',
+      'tissue_noise_balance',
+      'low',
+      ['low-contrast'],
+      'Bright tissue flattened (it varies far less than the darker tissue: intensities squeezed or cut off after acquisition)',
+      'Export the images as reconstructed, without a narrow window or smoothing filter.',
+      // Clean clinical MR gives 0.5 (dicom3tools' 0051.dcm at half its matrix) to 1.6.
+      [0.2, 0.35],
+    ),
+    d(
       'mr-ghosting',
       'ghosting',
       'high',
@@ -174,7 +194,9 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
       ['motion', 'ghosting'],
       'Motion ghosts in the background',
       'Immobilise the patient, shorten the acquisition or use motion correction (navigators, PROPELLER/BLADE).',
-      [12, 200],
+      // A fraction of the head's signal: clean clinical MR holds 1.3% (dicom3tools' 360² example) to 5.2%
+      // (pydicom's 64² MR_small, whose few blocks of air lie close to the head).
+      [0.06, 0.3],
     ),
     d(
       'mr-wrap',
@@ -183,7 +205,8 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
       ['wrap-around'],
       'Wrap-around (aliasing) at the edge of the field of view',
       'Enlarge the field of view or use phase oversampling along the phase-encoding direction.',
-      [0.37, 0.8],
+      // A brain cropped tightly to a small matrix (nibabel's anatomical.nii, 33×41) agrees across its edges by 0.10.
+      [0.2, 0.8],
     ),
     d(
       'mr-clipping',

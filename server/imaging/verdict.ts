@@ -54,10 +54,12 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
   for (const d of DETECTORS[m.family]) {
     const limits = params.limits[d.id];
     if (!limits) continue;
-    const value = finiteOr(m.measures[d.measure] ?? 0);
-    const x = oriented(d.direction, value);
     const bound = `${d.direction === 'high' ? '≤' : '≥'} ${formatMeasure(d.measure, Math.abs(limits.review))}`;
     expected.set(d.measure, [...(expected.get(d.measure) ?? []), bound]);
+    // A measurement the image does not allow (no background to see a ghost in) is passed over, not judged as 0.
+    if (m.measures[d.measure] === undefined) continue;
+    const value = finiteOr(m.measures[d.measure]!);
+    const x = oriented(d.direction, value);
     worst = Math.max(worst, score(x, limits.review, limits.center));
     if (x < limits.review) continue;
     const level: Verdict = x >= limits.fail ? 'fail' : 'review';
@@ -78,6 +80,17 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
     expected: expected.get(key)?.join(' and '),
     status: status.get(key) ?? (expected.has(key) ? 'ok' : 'info'),
   }));
+  // Checked measurements this image could not give are said so, with what a good image gives.
+  for (const [key, bounds] of expected)
+    if (m.measures[key] === undefined)
+      measures.push({
+        key,
+        label: MEASURE_LABELS[key]?.label ?? key,
+        value: 0,
+        text: 'not measurable on this image',
+        expected: bounds.join(' and '),
+        status: 'info',
+      });
   return {
     verdict,
     confidence: Math.round(clamp(finiteOr(right * 100, 50), 0, 100)),

@@ -47,6 +47,8 @@ export interface ImageVolume {
   imageType?: string;
   /** DICOM Protocol Name (0018,1030): images of one protocol form a cohort for the quality check. */
   protocol?: string;
+  /** DICOM In-plane Phase Encoding Direction (0018,1312): the MR artefacts of phase encoding run along it. */
+  phaseEncoding?: 'ROW' | 'COL';
   /** DICOM SOP Class UID (0008,0016), or the File Meta's Media Storage SOP Class UID when the dataset lacks it. */
   sopClassUid?: string;
 }

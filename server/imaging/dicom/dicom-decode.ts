@@ -95,6 +95,12 @@ function ybrToRgb(values: Float32Array, at: number, pixels: number, bits: number
   }
 }
 
+/** ROW or COL, as (0018,1312) names the phase-encoding axis; anything else is not known. */
+function phaseEncoding(value: string | undefined): 'ROW' | 'COL' | undefined {
+  const v = value?.trim().toUpperCase();
+  return v === 'ROW' || v === 'COL' ? v : undefined;
+}
+
 /** Decodes a DICOM file (any transfer syntax with a codec, any frame count) into a volume. */
 export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
   const dataSet = parseDicom(bytes);
@@ -159,6 +165,7 @@ export async function decodeDicom(bytes: Uint8Array): Promise<ImageVolume> {
     seriesDescription: stringValue(dataSet, 'x0008103e'),
     imageType: stringValue(dataSet, 'x00080008'),
     protocol: stringValue(dataSet, 'x00181030'),
+    phaseEncoding: phaseEncoding(stringValue(dataSet, 'x00181312')),
     sopClassUid: stringValue(dataSet, 'x00080016') ?? stringValue(dataSet, 'x00020002'),
   };
 }

@@ -24,6 +24,8 @@ export interface MeasureContext {
   planar: boolean;
   /** The full-resolution voxels around the image centre, for measures that the grid's sampling would coarsen. */
   fullResolution: () => FullResolutionCrop;
+  /** The in-plane axis the phase was encoded along, where the file names it (MR). */
+  phase?: 'x' | 'y';
 }
 
 /** Named measurements of one image, every value finite. */

@@ -2,59 +2,13 @@ import type { MeasureContext, Measures } from './context.ts';
 import { histogram, moments, otsuThreshold } from './histogram.ts';
 import { blockStats, edgeWidth, pick, pileUp, quantile, robustNoise } from './image-stats.ts';
 import { backgroundNoise } from './noise.ts';
-import { ghostRatio } from './sharpness.ts';
-
-/** Pearson correlation of two equally long profiles; 0 when either is flat. */
-function correlation(a: number[], b: number[]): number {
-  const n = a.length;
-  if (n < 3) return 0;
-  const ma = a.reduce((x, y) => x + y, 0) / n,
-    mb = b.reduce((x, y) => x + y, 0) / n;
-  let ab = 0,
-    aa = 0,
-    bb = 0;
-  for (let i = 0; i < n; i++) {
-    ab += (a[i]! - ma) * (b[i]! - mb);
-    aa += (a[i]! - ma) ** 2;
-    bb += (b[i]! - mb) ** 2;
-  }
-  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-}
-
-/**
- * Wrap-around: anatomy folded in from the far side of the field of view. The first and last rows (or
- * columns) of a wrapped image are neighbours in the true anatomy, so both hold object and their profiles
- * agree; an object that merely fills a tight field of view touches both edges with unrelated anatomy.
- * Returns, for the worse axis, the share of the edge lines that is object times their correlation.
- */
-export function wrapAround(values: Float32Array, object: Uint8Array, width: number, height: number): number {
-  const slices = values.length / (width * height);
-  let worst = 0;
-  for (const axis of ['y', 'x'] as const) {
-    const count = axis === 'y' ? width : height;
-    const first: number[] = [],
-      last: number[] = [];
-    let on = 0;
-    for (let z = 0; z < slices; z++) {
-      const o = z * width * height;
-      for (let t = 0; t < count; t++) {
-        const [i, j] =
-          axis === 'y' ? [o + t, o + (height - 1) * width + t] : [o + t * width, o + t * width + width - 1];
-        first.push(values[i]!);
-        last.push(values[j]!);
-        if (object[i] && object[j]) on++;
-      }
-    }
-    worst = Math.max(worst, (on / Math.max(1, first.length)) * Math.max(0, correlation(first, last)));
-  }
-  return worst;
-}
+import { backgroundStructure, ghosting, headMasks, wrapAround } from './mr-artefacts.ts';
 
 /** What measureQuality has already measured that the MR measures use. */
 export interface MrGiven {
   efc: number;
-  fber: number;
-  ghost?: number;
+  /** Undefined where it cannot be formed (no background, or a background of exact zeros). */
+  fber?: number;
   /** backgroundNoise(values, background, true) on the background outside `grown`, when it was computed. */
   rayleigh?: ReturnType<typeof backgroundNoise>;
   /** moments(values, object, 1). */
@@ -104,30 +58,43 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     tissueMeans.length >= 4
       ? (quantile(tissueMeans, 95) - quantile(tissueMeans, 5)) / Math.max(1e-9, quantile(tissueMeans, 50))
       : 0;
-  // Structure in the air: SD of 8-voxel block means against what Rayleigh noise alone gives (0.655σ/8).
-  const bgBlocks = blockStats(values, width, height, 8, background);
-  const bgMeans = pick(bgBlocks.mean, (k) => bgBlocks.inside[k] === 1);
-  const bgStructure =
-    sigma > 0 && bgMeans.length >= 8
-      ? (quantile(bgMeans, 90) - quantile(bgMeans, 10)) / 2.563 / ((0.655 * sigma) / 8)
-      : 0;
+  // The artefacts are looked for in the air outside the head (holes filled, a margin of a 40th of the field
+  // of view), so dark tissue inside the head and the head's blurred edge are not taken for ghosts.
+  const masks = headMasks(object, width, height, Math.max(3, Math.round(Math.min(width, height) / 40)));
+  const ghost = ghosting(values, masks, width, height, fg.mean, c.phase);
+  const structure = backgroundStructure(values, masks, width, height, noise.sigma, fg.mean);
+  const tnr = tissueNoiseRatio(values, width, height, hi, background, enough);
   return {
     snr: sigma > 0 ? fg.mean / sigma : 0,
     cnr: sigma > 0 ? gap / sigma : 0,
     cjv: gap > 0 ? (a.sd + b.sd) / gap : 0,
+    // The gap between the two tissue classes over the mean signal: it needs no air, so intensities squeezed
+    // after acquisition show on a background of exact zeros too, where tissue_noise_ratio cannot be formed.
+    tissue_contrast: fg.mean > 0 ? gap / fg.mean : 0,
+    // The brighter tissue's fine variation over the darker tissue's (the same high-pass estimate): both hold
+    // the same thermal noise as acquired, so about 1; intensities squeezed above a level (a window's top)
+    // leave the bright tissue flat. Needs no air either.
+    tissue_noise_balance: tissueNoiseBalance(values, width, height, hi, lo),
     // Fine variation of the brighter tissue over the background noise: about 1 or more as acquired (the same
     // thermal noise, plus texture), far below when the tissue's intensities were squeezed or smoothed afterwards.
-    tissue_noise_ratio: tissueNoiseRatio(values, width, height, hi, background, enough),
+    // What cannot be measured on this image is left out (the verdict passes over it) rather than given a
+    // value that would read as a measurement: no air to compare with, or air of exact zeros.
+    ...(tnr === undefined ? {} : { tissue_noise_ratio: tnr }),
     efc: given.efc,
-    fber: given.fber,
+    ...(given.fber === undefined ? {} : { fber: given.fber }),
     inu,
-    // The same ghost-to-signal ratio as the generic metrics', measured once.
-    ghosting: enough ? (given.ghost ?? ghostRatio(values, width, height, object, grown, fg.mean)) : 0,
-    background_structure: bgStructure,
-    wrap_around: wrapAround(values, object, width, height),
+    ...(ghost === undefined ? {} : { ghosting: ghost }),
+    ...(structure === undefined ? {} : { background_structure: structure }),
+    wrap_around: wrapAround(values, masks, width, height),
     clipped: pileUp(values, object),
     edge_width: mrEdgeWidth(c),
   };
+}
+
+/** robustNoise of the brighter tissue over that of the darker; 1 (neutral) when the darker has none. */
+function tissueNoiseBalance(values: Float32Array, width: number, height: number, hi: Uint8Array, lo: Uint8Array) {
+  const dark = robustNoise(values, width, height, lo);
+  return dark > 0 ? robustNoise(values, width, height, hi) / dark : 1;
 }
 
 /**
@@ -146,7 +113,8 @@ function mrEdgeWidth(c: MeasureContext): number {
  * estimate (Immerkær's, median-based), so that noise correlated by interpolation or filtering in the
  * reconstruction lowers both alike. Air's magnitude noise (Rayleigh) varies 0.655 times as much as the
  * Gaussian noise of tissue, so an image as acquired gives about 1.5 or more (texture adds to it); tissue
- * intensities squeezed or smoothed afterwards give far less. 1 when there is no background to compare with.
+ * intensities squeezed or smoothed afterwards give far less. Undefined when there is no background to compare
+ * with, or its air holds no noise (exact zeros).
  */
 function tissueNoiseRatio(
   values: Float32Array,
@@ -155,8 +123,8 @@ function tissueNoiseRatio(
   tissue: Uint8Array,
   background: Uint8Array,
   enough: boolean,
-): number {
-  if (!enough) return 1;
+): number | undefined {
+  if (!enough) return undefined;
   const air = robustNoise(values, width, height, background);
-  return air > 0 ? robustNoise(values, width, height, tissue) / air : 1;
+  return air > 0 ? robustNoise(values, width, height, tissue) / air : undefined;
 }

@@ -86,7 +86,7 @@ function energyRatio(
   }
   // The background keeps its own (narrow) binning for precision; the foreground shares the known range.
   const bg = percentile(histogram(magnitude, background), 50) ** 2;
-  return bg < 1e-3 ? 1e4 : percentile(histogram(magnitude, object, undefined, [0, top]), 50) ** 2 / bg;
+  return bg < 1e-3 ? Infinity : percentile(histogram(magnitude, object, undefined, [0, top]), 50) ** 2 / bg;
 }
 
 /**
@@ -168,14 +168,15 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
     stride: gridStride(whole.width, whole.height),
     planar: isPlanarNm(whole),
     fullResolution: () => (crop ??= fullResolutionCrop(whole, context.stride, width, height, values, band)),
+    phase: whole.phaseEncoding === 'ROW' ? 'x' : whole.phaseEncoding === 'COL' ? 'y' : undefined,
   };
   return finiteMetrics({
     modality,
     family: family === 'SM' && !context.rgb ? 'XR' : family,
     measures: familyMeasures(family, context, {
       efc,
-      fber: Math.min(fber, 1e6),
-      ghost,
+      // A background of exact zeros gives no ratio: the MR measures leave FBER out then.
+      fber: enoughBackground && Number.isFinite(fber) ? Math.min(fber, 1e6) : undefined,
       // The MR measures estimate the air's Rayleigh noise on this same background: measured once.
       rayleigh: enoughBackground && magnitude ? noise : undefined,
       foreground: fg,
@@ -188,7 +189,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
     snr: fg.mean / sigma,
     cnr: Math.abs(fg.mean - noise.mean) / sigma,
     efc,
-    fber,
+    fber: Number.isFinite(fber) ? fber : 1e4,
     sharpness: laplacianVariance(values, width, height, band, span) * 1000,
     // A pile-up of more than 1% of voxels in the top histogram bin is clipping even below the type's maximum.
     clippedFraction: Math.max(clipped / values.length, pileUp > 0.01 && volume.channels === 1 ? pileUp : 0),
