@@ -152,7 +152,9 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
   const range =
     Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
   const efc = entropyFocus(values, all, offset);
-  const ghost = enoughBackground ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
+  // MR measures its own ghosting on the head (mr-artefacts.ts); the other families keep the plain half-FOV ratio.
+  const ghost =
+    enoughBackground && family !== 'MR' ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
   const fber = enoughBackground ? energyRatio(values, object, background, offset, all) : 0;
   let crop: FullResolutionCrop | undefined;
   const context: MeasureContext = {
@@ -170,17 +172,18 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
     fullResolution: () => (crop ??= fullResolutionCrop(whole, context.stride, width, height, values, band)),
     phase: whole.phaseEncoding === 'ROW' ? 'x' : whole.phaseEncoding === 'COL' ? 'y' : undefined,
   };
+  const measures = familyMeasures(family, context, {
+    efc,
+    // A background of exact zeros gives no ratio: the MR measures leave FBER out then.
+    fber: enoughBackground && Number.isFinite(fber) ? Math.min(fber, 1e6) : undefined,
+    // The MR measures estimate the air's Rayleigh noise on this same background: measured once.
+    rayleigh: enoughBackground && magnitude ? noise : undefined,
+    foreground: fg,
+  });
   return finiteMetrics({
     modality,
     family: family === 'SM' && !context.rgb ? 'XR' : family,
-    measures: familyMeasures(family, context, {
-      efc,
-      // A background of exact zeros gives no ratio: the MR measures leave FBER out then.
-      fber: enoughBackground && Number.isFinite(fber) ? Math.min(fber, 1e6) : undefined,
-      // The MR measures estimate the air's Rayleigh noise on this same background: measured once.
-      rayleigh: enoughBackground && magnitude ? noise : undefined,
-      foreground: fg,
-    }),
+    measures,
     protocol: whole.protocol?.trim() || undefined,
     dimensions: [whole.width, whole.height, whole.depth],
     foregroundFraction: fg.n / values.length,
@@ -194,7 +197,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
     // A pile-up of more than 1% of voxels in the top histogram bin is clipping even below the type's maximum.
     clippedFraction: Math.max(clipped / values.length, pileUp > 0.01 && volume.channels === 1 ? pileUp : 0),
     dynamicRangeUsed: Math.min(1, range),
-    ghostRatio: ghost ?? 0,
+    ghostRatio: family === 'MR' ? Math.max(0, measures.ghosting ?? 0) : (ghost ?? 0),
     colour: volume.channels === 3 ? colourMetrics(volume.data, object, width, height) : undefined,
   });
 }
