@@ -13,7 +13,7 @@ export const MAX_DECODE_BYTES = 1024 * 1024 * 1024;
 /** Decoded volumes kept in memory, so a slice slider does not decode the file for every slice. */
 const CACHE_BYTES = 512 * 1024 * 1024;
 
-/** Reads a whole stored object into memory (refusing one over `limit`). */
+/** Reads a whole stored object into memory, in a buffer of its own that may be moved to a thread (refusing one over `limit`). */
 export async function readObject(
   storage: Storage,
   key: string,
@@ -24,7 +24,11 @@ export async function readObject(
   if (stat && stat.size > limit) throw tooLarge(detail);
   const chunks: Buffer[] = [];
   for await (const chunk of await storage.get(key)) chunks.push(chunk as Buffer);
-  return new Uint8Array(Buffer.concat(chunks));
+  const joined = Buffer.concat(chunks);
+  // Copied once, not twice: a read over 4 KiB owns its buffer and can be moved to a pool thread as it is; a
+  // smaller one is a view into Node's shared pool, which must not move, and gets a buffer of its own.
+  const owned = joined.byteOffset === 0 && joined.byteLength === joined.buffer.byteLength;
+  return owned ? new Uint8Array(joined.buffer, 0, joined.byteLength) : new Uint8Array(joined);
 }
 
 /** Describes a stored DICOM object without decoding its pixels; undefined when it cannot be parsed. */

@@ -1,4 +1,5 @@
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { QcResultItem, QcVerdict } from '../../../contract/qc.ts';
 import type { Database } from '../../db/connect.ts';
 import { recordEngineComment } from '../comments/comments.repository.ts';
@@ -19,6 +20,20 @@ export function toQcResultItem(row: QcResultRow): QcResultItem {
     metrics: row.metrics ?? null,
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/**
+ * The verdict of the latest check of the upload whose id is `uploadId` (a column of the outer query), or null:
+ * a scalar subquery for a list to select beside each upload, so the verdicts come in the same statement.
+ */
+export function latestVerdictOf(uploadId: AnyPgColumn): SQL<QcVerdict | null> {
+  // Named with its table: drizzle leaves columns unqualified in a query of one table, where the subquery's own
+  // columns would then shadow the outer one.
+  const outer = sql`${sql.identifier(getTableName(uploadId.table))}.${sql.identifier(uploadId.name)}`;
+  const column = (c: AnyPgColumn) => sql`latest.${sql.identifier(c.name)}`;
+  return sql<QcVerdict | null>`(select ${column(qcResults.verdict)} from ${qcResults} latest
+    where ${column(qcResults.uploadId)} = ${outer}
+    order by ${column(qcResults.createdAt)} desc, ${column(qcResults.id)} desc limit 1)`;
 }
 
 /** Stored quality checks; every read is scoped to an owner. */

@@ -5,6 +5,7 @@ import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
 import { createAuditRepository, type AuditEvent } from '../audit/audit.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
+import { latestVerdictOf } from '../qc/qc.repository.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
 
 /** A row of `uploads`. */
@@ -32,8 +33,8 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** One row of the library list: what an item shows, with the id its QC verdict is looked up by. */
-export type LibraryRow = Parameters<typeof toUploadItem>[0] & { id: string; modality: string | null };
+/** One row of the library list: what an item shows, its modality and latest QC verdict included. */
+export type LibraryRow = Parameters<typeof toUploadItem>[0] & { modality: string | null; verdict: QcVerdict | null };
 
 /** An upload row as the API lists it (SPEC §3). */
 export function toUploadItem(
@@ -54,12 +55,12 @@ export function toUploadItem(
 }
 
 /** A library row as GET /uploads lists it: the item, its thumbnail, modality and latest QC verdict. */
-export function toLibraryItem(row: LibraryRow, verdict: QcVerdict | undefined): UploadItem {
+export function toLibraryItem(row: LibraryRow): UploadItem {
   return {
     ...toUploadItem(row),
     thumbnail_url: thumbnailUrl(row.storedFilename),
     ...(row.modality ? { modality: row.modality } : {}),
-    ...(verdict ? { qc_verdict: verdict } : {}),
+    ...(row.verdict ? { qc_verdict: row.verdict } : {}),
   };
 }
 
@@ -109,7 +110,6 @@ export function createUploadsRepository({ db }: { db: Database }) {
       }
       const query = db
         .select({
-          id: uploads.id,
           storedFilename: uploads.storedFilename,
           originalName: uploads.originalName,
           extension: uploads.extension,
@@ -120,6 +120,8 @@ export function createUploadsRepository({ db }: { db: Database }) {
           deidentified: uploads.deidentified,
           // Known once the file was read for its metadata, a preview or a thumbnail.
           modality: sql<string | null>`${uploads.metadata}->>'modality'`,
+          // In the same statement: an index lookup per listed row instead of a second query naming every id.
+          verdict: latestVerdictOf(uploads.id),
         })
         .from(uploads)
         .where(and(...conditions))

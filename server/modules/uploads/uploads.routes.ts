@@ -111,12 +111,11 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
         after: cursor,
         search,
       });
-      const verdicts = await qc.latestVerdicts(page.rows.map((row) => row.id));
       reply.header(UPLOAD_LIMIT_HEADER, limit);
       // The same URL lists another library in another workspace: a browser's cache must keep them apart.
       reply.header('vary', WORKSPACE_HEADER);
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.rows.map((row) => toLibraryItem(row, verdicts.get(row.id)));
+      return page.rows.map(toLibraryItem);
     },
   );
 
@@ -134,10 +133,11 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
       const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
       const modality = upload.metadata?.['modality'];
       const verdicts = await qc.latestVerdicts([upload.id]);
-      return toLibraryItem(
-        { ...upload, modality: typeof modality === 'string' ? modality : null },
-        verdicts.get(upload.id),
-      );
+      return toLibraryItem({
+        ...upload,
+        modality: typeof modality === 'string' ? modality : null,
+        verdict: verdicts.get(upload.id) ?? null,
+      });
     },
   );
 

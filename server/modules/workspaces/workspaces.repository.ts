@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableName, isNotNull, sql } from 'drizzle-orm';
 import type { MemberItem, WorkspaceItem } from '../../../contract/workspaces.ts';
 import type { Database } from '../../db/connect.ts';
 import { users } from '../auth/users.table.ts';
@@ -57,7 +57,9 @@ export const workspaceItemColumns = {
   personalOwnerId: workspaces.personalOwnerId,
   role: workspaceMembers.role,
   datasetWrite: workspaceMembers.datasetWrite,
-  n: sql<number>`(select count(*) from ${workspaceMembers} others where others.workspace_id = ${workspaceMembers.workspaceId})`,
+  // Both sides named with their table: in a query of one table drizzle would leave the outer column bare.
+  n: sql<number>`(select count(*) from ${workspaceMembers} others
+    where others.workspace_id = ${sql.identifier(getTableName(workspaceMembers))}.workspace_id)`,
 };
 
 /** The order workspaces are listed in: the personal one first, then teams by name. */
