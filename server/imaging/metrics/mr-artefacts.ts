@@ -21,9 +21,11 @@ export interface HeadMasks {
 
 /** Shrinks a mask by `radius` voxels in-plane (the complement of dilating the complement). */
 function erode(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
-  const inverse = Uint8Array.from(mask, (m) => (m ? 0 : 1));
+  const inverse = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) inverse[i] = mask[i] ? 0 : 1;
   const grown = dilate(inverse, width, height, radius);
-  return Uint8Array.from(grown, (g) => (g ? 0 : 1));
+  for (let i = 0; i < grown.length; i++) grown[i] = grown[i] ? 0 : 1;
+  return grown;
 }
 
 /**
@@ -42,34 +44,46 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
   const stack = new Int32Array(plane);
   const label = new Int32Array(plane);
   const minPiece = Math.max(4, plane * 0.005);
+  const sizes: number[] = [0];
+  const outside = new Uint8Array(plane);
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
-    // Connected pieces of the closed object (4-neighbours); the small ones are left out.
+    // Connected pieces of the closed object (4-neighbours), sized in a first pass; the small ones are left out.
     label.fill(0);
-    let next = 0;
+    sizes.length = 1;
     for (let start = 0; start < plane; start++) {
       if (!closed[o + start] || label[start]) continue;
-      next++;
+      const id = sizes.length;
       let top = 0,
         size = 0;
       stack[top++] = start;
-      label[start] = next;
-      const members: number[] = [];
+      label[start] = id;
       while (top > 0) {
         const p = stack[--top]!;
-        members.push(p);
         size++;
         const x = p % width;
-        for (const q of [p - width, p + width, x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1])
-          if (q >= 0 && q < plane && closed[o + q] && !label[q]) {
-            label[q] = next;
-            stack[top++] = q;
-          }
+        if (p >= width && closed[o + p - width] && !label[p - width]) {
+          label[p - width] = id;
+          stack[top++] = p - width;
+        }
+        if (p < plane - width && closed[o + p + width] && !label[p + width]) {
+          label[p + width] = id;
+          stack[top++] = p + width;
+        }
+        if (x > 0 && closed[o + p - 1] && !label[p - 1]) {
+          label[p - 1] = id;
+          stack[top++] = p - 1;
+        }
+        if (x < width - 1 && closed[o + p + 1] && !label[p + 1]) {
+          label[p + 1] = id;
+          stack[top++] = p + 1;
+        }
       }
-      if (size >= minPiece) for (const p of members) head[o + p] = 1;
+      sizes.push(size);
     }
+    for (let p = 0; p < plane; p++) if (label[p] && sizes[label[p]!]! >= minPiece) head[o + p] = 1;
     // Fill: what the border reaches through non-head voxels is outside; the rest is head.
-    const outside = new Uint8Array(plane);
+    outside.fill(0);
     let top = 0;
     const seed = (p: number) => {
       if (!head[o + p] && !outside[p]) {
@@ -108,16 +122,29 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
   return { head, air, airCount, headCount };
 }
 
-/** The voxel `shift` voxels on along `axis` (wrapping round; half the field of view by default), in the same slice. */
-function halfway(i: number, axis: PhaseAxis, width: number, height: number, shift?: number): number {
+/**
+ * Calls `visit(i, j)` for every voxel i of every slice and the voxel j `shift` voxels on along `axis`
+ * (wrapping round) in the same slice; loops by row so no voxel's coordinates are divided out.
+ */
+function eachShifted(
+  length: number,
+  axis: PhaseAxis,
+  width: number,
+  height: number,
+  shift: number,
+  visit: (i: number, j: number) => void,
+): void {
   const plane = width * height;
-  const o = i - (i % plane);
-  const p = i - o;
-  const x = p % width,
-    y = (p - x) / width;
-  return axis === 'x'
-    ? o + y * width + ((x + (shift ?? width >> 1)) % width)
-    : o + ((y + (shift ?? height >> 1)) % height) * width + x;
+  for (let o = 0; o + plane <= length; o += plane)
+    for (let y = 0; y < height; y++) {
+      const row = o + y * width;
+      if (axis === 'x') {
+        for (let x = 0; x < width; x++) visit(row + x, row + ((x + shift) % width));
+      } else {
+        const to = o + ((y + shift) % height) * width;
+        for (let x = 0; x < width; x++) visit(row + x, to + x);
+      }
+    }
 }
 
 /**
@@ -136,15 +163,13 @@ function headCorrelation(
     aa = 0,
     bb = 0,
     pairs = 0;
-  for (let i = 0; i < detail.length; i++) {
-    if (!head[i]) continue;
-    const j = halfway(i, axis, width, height, shift);
-    if (!head[j]) continue;
+  eachShifted(detail.length, axis, width, height, shift, (i, j) => {
+    if (!head[i] || !head[j]) return;
     ab += detail[i]! * detail[j]!;
     aa += detail[i]! * detail[i]!;
     bb += detail[j]! * detail[j]!;
     pairs++;
-  }
+  });
   return pairs >= 256 && aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : undefined;
 }
 
@@ -165,37 +190,31 @@ const MIN_REGION = 64;
  */
 function ghostAlong(
   values: Float32Array,
+  detail: Float32Array,
   masks: HeadMasks,
   axis: PhaseAxis,
   width: number,
   height: number,
   signal: number,
 ): number | undefined {
-  if (!(signal > 0)) return undefined;
-  // Detail: the image smoothed at sigma 1 (noise) less a wider smoothing (the head's overall shape).
-  const fine = smoothedOnce(values, width, height);
-  const coarse = binomialSmooth(fine, width, height);
-  const detail = new Float32Array(values.length);
-  for (let i = 0; i < values.length; i++) detail[i] = fine[i]! - coarse[i]!;
   let ghostSum = 0,
     ghostN = 0,
     restSum = 0,
     restN = 0,
     ab = 0,
     bb = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (!masks.air[i]) continue;
-    const j = halfway(i, axis, width, height);
+  eachShifted(values.length, axis, width, height, (axis === 'x' ? width : height) >> 1, (i, j) => {
+    if (!masks.air[i]) return;
     if (!masks.head[j]) {
       restSum += values[i]!;
       restN++;
-      continue;
+      return;
     }
     ghostSum += values[i]!;
     ghostN++;
     ab += detail[i]! * detail[j]!;
     bb += detail[j]! * detail[j]!;
-  }
+  });
   const enough = Math.max(MIN_REGION, values.length * 0.01);
   if (ghostN >= enough && restN >= enough) {
     // Signed, as MRIQC's: a clean image scatters about 0, so a cohort of clean images has a spread to compare with.
@@ -227,9 +246,14 @@ export function ghosting(
   signal: number,
   phase?: PhaseAxis,
 ): number | undefined {
+  if (!(signal > 0)) return undefined;
+  // Detail: the image smoothed at sigma 1 (noise) less a wider smoothing (the head's overall shape), once for both axes.
+  const fine = smoothedOnce(values, width, height);
+  const detail = binomialSmooth(fine, width, height);
+  for (let i = 0; i < detail.length; i++) detail[i] = fine[i]! - detail[i]!;
   let worst: number | undefined;
   for (const axis of phase ? [phase] : (['x', 'y'] as const)) {
-    const g = ghostAlong(values, masks, axis, width, height, signal);
+    const g = ghostAlong(values, detail, masks, axis, width, height, signal);
     if (g !== undefined) worst = Math.max(worst ?? -Infinity, g);
   }
   return worst;
