@@ -11,7 +11,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { refuseTakenPort, serverDir, serverEntry, serverLabel, startChildServer } from './lib/child-server.ts';
+import {
+  benchPort,
+  refuseTakenPort,
+  serverDir,
+  serverEntry,
+  serverLabel,
+  startChildServer,
+} from './lib/child-server.ts';
 import { benchAgent, expectOk, send } from './lib/client.ts';
 import { databaseEnv, databaseLabel } from './lib/database.ts';
 import { httpLoad, percentile, type LoadResult } from './lib/load.ts';
@@ -76,7 +83,7 @@ function ask(child: ChildProcess, message: string): Promise<Delay> {
 }
 
 async function runBench(): Promise<void> {
-  const port = 18802;
+  const port = benchPort(18802);
   const url = `http://127.0.0.1:${port}`;
   await refuseTakenPort(port);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'imageqc-bench-login-'));

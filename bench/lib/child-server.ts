@@ -37,6 +37,11 @@ export interface ChildServer {
   removeData(): void;
 }
 
+/** The port to use for `port`: BENCH_PORT_OFFSET moves every port, so two benchmarks can run side by side. */
+export function benchPort(port: number): number {
+  return port + Number(process.env.BENCH_PORT_OFFSET ?? 0);
+}
+
 /**
  * Throws when something already answers on `port`: the benchmark would otherwise measure that process (another
  * benchmark's server on a shared machine) while its own child fails to listen.
@@ -74,14 +79,15 @@ export async function startChildServer(
   env: Record<string, string> = {},
   cwd?: string,
 ): Promise<ChildServer> {
-  await refuseTakenPort(port);
+  const listenPort = benchPort(port);
+  await refuseTakenPort(listenPort);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'imageqc-bench-'));
   // BENCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the servers a bench starts.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, script], {
     env: {
       ...process.env,
-      PORT: String(port),
+      PORT: String(listenPort),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       DIST_DIR: path.join(dataDir, 'no-dist'),
@@ -90,7 +96,7 @@ export async function startChildServer(
     stdio: ['ignore', 'ignore', 'inherit'],
     ...(cwd ? { cwd } : {}),
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://127.0.0.1:${listenPort}`;
   await waitFor(url + readyPath);
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   return {

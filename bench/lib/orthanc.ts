@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { refuseTakenPort } from './child-server.ts';
+import { benchPort, refuseTakenPort } from './child-server.ts';
 
 /** The Orthanc executable, or undefined when it is not installed. */
 export function orthancExecutable(): string | undefined {
@@ -22,7 +22,8 @@ export interface OrthancServer {
 }
 
 /** Starts Orthanc on `port` (HTTP only, no DICOM listener, no plugins, no authentication) and waits for it. */
-export async function startOrthanc(executable: string, port: number): Promise<OrthancServer> {
+export async function startOrthanc(executable: string, orthancPort: number): Promise<OrthancServer> {
+  const port = benchPort(orthancPort);
   await refuseTakenPort(port);
   const dir = mkdtempSync(path.join(tmpdir(), 'orthanc-bench-'));
   const config = path.join(dir, 'orthanc.json');
