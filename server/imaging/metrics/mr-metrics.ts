@@ -63,7 +63,9 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const masks = headMasks(object, width, height, Math.max(3, Math.round(Math.min(width, height) / 40)));
   const ghost = ghosting(values, masks, width, height, fg.mean, c.phase);
   const structure = backgroundStructure(values, masks, width, height, noise.sigma, fg.mean);
-  const tnr = tissueNoiseRatio(values, width, height, hi, background, enough);
+  // The bright tissue's high-pass noise, compared with the air's and with the dark tissue's: estimated once.
+  const hiNoise = robustNoise(values, width, height, hi);
+  const tnr = tissueNoiseRatio(values, width, height, hiNoise, background, enough);
   return {
     snr: sigma > 0 ? fg.mean / sigma : 0,
     cnr: sigma > 0 ? gap / sigma : 0,
@@ -74,7 +76,7 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     // The brighter tissue's fine variation over the darker tissue's (the same high-pass estimate): both hold
     // the same thermal noise as acquired, so about 1; intensities squeezed above a level (a window's top)
     // leave the bright tissue flat. Needs no air either.
-    tissue_noise_balance: tissueNoiseBalance(values, width, height, hi, lo),
+    tissue_noise_balance: tissueNoiseBalance(values, width, height, hiNoise, lo),
     // Fine variation of the brighter tissue over the background noise: about 1 or more as acquired (the same
     // thermal noise, plus texture), far below when the tissue's intensities were squeezed or smoothed afterwards.
     // What cannot be measured on this image is left out (the verdict passes over it) rather than given a
@@ -91,10 +93,10 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   };
 }
 
-/** robustNoise of the brighter tissue over that of the darker; 1 (neutral) when the darker has none. */
-function tissueNoiseBalance(values: Float32Array, width: number, height: number, hi: Uint8Array, lo: Uint8Array) {
+/** The brighter tissue's robustNoise (`bright`) over the darker's; 1 (neutral) when the darker has none. */
+function tissueNoiseBalance(values: Float32Array, width: number, height: number, bright: number, lo: Uint8Array) {
   const dark = robustNoise(values, width, height, lo);
-  return dark > 0 ? robustNoise(values, width, height, hi) / dark : 1;
+  return dark > 0 ? bright / dark : 1;
 }
 
 /**
@@ -109,7 +111,7 @@ function mrEdgeWidth(c: MeasureContext): number {
 }
 
 /**
- * The fine variation of the brighter tissue over that of the background air, both by the same high-pass
+ * The fine variation of the brighter tissue (`tissue`, its robustNoise) over that of the background air, both by the same high-pass
  * estimate (Immerkær's, median-based), so that noise correlated by interpolation or filtering in the
  * reconstruction lowers both alike. Air's magnitude noise (Rayleigh) varies 0.655 times as much as the
  * Gaussian noise of tissue, so an image as acquired gives about 1.5 or more (texture adds to it); tissue
@@ -120,11 +122,11 @@ function tissueNoiseRatio(
   values: Float32Array,
   width: number,
   height: number,
-  tissue: Uint8Array,
+  tissue: number,
   background: Uint8Array,
   enough: boolean,
 ): number | undefined {
   if (!enough) return undefined;
   const air = robustNoise(values, width, height, background);
-  return air > 0 ? robustNoise(values, width, height, tissue) / air : undefined;
+  return air > 0 ? tissue / air : undefined;
 }
