@@ -30,10 +30,24 @@ function median(values: ArrayLike<number>): number {
 }
 
 /**
+ * The spread a z-score divides by: 1.4826 · MAD; where more than half the cohort shares one value (MAD 0, as
+ * wrap-around or background structure of clean images often are), 1.2533 · the mean absolute deviation, the
+ * usual fallback of the modified z-score. Never below the smallest difference the summary shows for the
+ * measurement, nor 1% of the median: a difference nobody can see is not unusual.
+ */
+function robustSpread(values: number[], mid: number, key: string): number {
+  const deviations = values.map((v) => Math.abs(v - mid));
+  const mad = median(deviations) * 1.4826;
+  const meanDeviation = (deviations.reduce((sum, d) => sum + d, 0) / deviations.length) * 1.2533;
+  const label = MEASURE_LABELS[key];
+  const shown = label ? 10 ** -label.digits / (label.percent ? 100 : 1) : 0;
+  return Math.max(mad > 0 ? mad : meanDeviation, shown, Math.abs(mid) * 0.01, 1e-9);
+}
+
+/**
  * The image's place among earlier images of the same family: a robust z-score per measurement (median and
  * MAD, so a few bad images in the cohort do not hide another), and the measurements that are unusual for
- * this cohort. Undefined below MIN_COHORT comparable images. A measurement on which the whole cohort agrees
- * (MAD 0) is compared against a spread of 1% of its median, so exact repeats are not outliers.
+ * this cohort. Undefined below MIN_COHORT comparable images.
  */
 export function cohortContext(image: QualityMetrics, cohort: QualityMetrics[]): CohortContext | undefined {
   // Where DICOM names the protocol, only images of that protocol compare (a head and a chest CT do not).
@@ -47,8 +61,7 @@ export function cohortContext(image: QualityMetrics, cohort: QualityMetrics[]): 
     const values = peers.map((m) => m.measures[key]).filter((v): v is number => Number.isFinite(v));
     if (values.length < MIN_COHORT) continue;
     const mid = median(values);
-    const mad = median(values.map((v) => Math.abs(v - mid))) * 1.4826;
-    const spread = mad > 0 ? mad : Math.max(Math.abs(mid) * 0.01, 1e-9);
+    const spread = robustSpread(values, mid, key);
     const score = Math.max(-99, Math.min(99, (value - mid) / spread));
     z[key] = Number(score.toFixed(2));
     if (Math.abs(score) > UNUSUAL_Z)

@@ -44,6 +44,16 @@ describe('cohort context (robust z-scores among images of the same family)', () 
     expect(cohortContext(mr(40), mixed)!.size).toBe(30);
   });
 
+  it('judges a measurement most of the cohort has at zero by its mean deviation, and a speck as nothing', () => {
+    // Wrap-around of clean images is mostly exactly 0: MAD is 0, yet a few images carry some.
+    const mostlyZero = Array.from({ length: 25 }, (_, i) => mr(40, i % 5 === 0 ? 0.004 : 0));
+    expect(cohortContext(mr(40, 0.0004), mostlyZero)!.unusual).toEqual([]);
+    expect(cohortContext(mr(40, 0.05), mostlyZero)!.unusual.join(' ')).toMatch(/ghost-to-signal unusual/);
+    // Where the whole cohort sits at 0, a value below what the summary shows (0.1% here) is not an outlier.
+    const zero = Array.from({ length: 25 }, () => mr(40, 0));
+    expect(cohortContext(mr(40, 0.0003), zero)!.unusual).toEqual([]);
+  });
+
   it('does not call exact repeats of a constant measurement unusual', () => {
     const flat = Array.from({ length: 25 }, () => mr(40, 0));
     expect(cohortContext(mr(40, 0), flat)!.unusual).toEqual([]);
