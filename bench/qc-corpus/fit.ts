@@ -7,13 +7,15 @@ import type { ModalityFamily } from '../../server/imaging/metrics/modality.ts';
 import { measureQuality } from '../../server/imaging/metrics/quality-metrics.ts';
 import { DETECTORS, type DetectorLimits, type QcModel } from '../../server/imaging/qc-detectors.ts';
 import { QC_MODEL } from '../../server/imaging/qc-model.ts';
+import { fitConfidence } from './calibrate.ts';
 import { FAMILIES, syntheticSplit, type Sample } from './corpus.ts';
 import { TRAIN_SETTINGS } from './generate.ts';
 
 /** The training split: seed 1, the training generator settings. */
 export const TRAIN = { seed: 1, size: { clean: 80, perDegradation: 10 } };
 
-interface Row {
+/** One measured training image. */
+export interface Row {
   family: ModalityFamily;
   kind: Sample['kind'];
   strength?: Sample['strength'];
@@ -38,35 +40,6 @@ function fitLimits(clean: number[], strong: number[]): DetectorLimits {
   return { review, fail: q25 > review ? (review + q25) / 2 : review, center };
 }
 
-/** One-feature logistic regression (Newton's method, a little ridge on the slope). */
-function fitLogistic(x: number[], y: number[]): { a: number; b: number } {
-  let a = 1,
-    b = 0;
-  for (let it = 0; it < 50; it++) {
-    let ga = 0,
-      gb = 0,
-      haa = 1e-3,
-      hab = 0,
-      hbb = 1e-6;
-    for (let i = 0; i < x.length; i++) {
-      const p = 1 / (1 + Math.exp(-(a * x[i]! + b)));
-      const e = p - y[i]!;
-      const w = p * (1 - p);
-      ga += e * x[i]!;
-      gb += e;
-      haa += w * x[i]! * x[i]!;
-      hab += w * x[i]!;
-      hbb += w;
-    }
-    ga += 1e-3 * a;
-    const det = haa * hbb - hab * hab;
-    if (!(Math.abs(det) > 1e-12)) break;
-    a -= (hbb * ga - hab * gb) / det;
-    b -= (haa * gb - hab * ga) / det;
-  }
-  return { a, b };
-}
-
 /** The worst detector score of a measured image under given limits (as assessQuality computes it). */
 export function worstScore(
   family: ModalityFamily,
@@ -83,6 +56,71 @@ export function worstScore(
   return worst;
 }
 
+/** The family's detector limits, fitted on its measured training images. */
+export function familyLimits(family: ModalityFamily, mine: Row[]): Record<string, DetectorLimits> {
+  const limits: Record<string, DetectorLimits> = {};
+  for (const d of DETECTORS[family]) {
+    // An image that does not allow the measurement (no air to see a ghost in) is not judged on it.
+    const clean = mine
+      .filter((r) => r.kind === 'clean' && r.measures[d.measure] !== undefined)
+      .map((r) => oriented(d.direction, r.measures[d.measure]!));
+    const strong = mine
+      .filter((r) => r.strength === 'strong' && d.targets.includes(r.kind as never))
+      .filter((r) => r.measures[d.measure] !== undefined)
+      .map((r) => oriented(d.direction, r.measures[d.measure]!));
+    if (!clean.length) continue;
+    const fitted = fitLimits(clean, strong);
+    if (d.bounds) {
+      // The bounds are on the measure's scale; on the oriented scale a 'low' detector's are negated.
+      const [a, b] = d.bounds.map((v) => oriented(d.direction, v)) as [number, number];
+      const review = Math.min(Math.max(a, b), Math.max(Math.min(a, b), fitted.review));
+      fitted.fail = Math.max(fitted.fail, review);
+      fitted.review = review;
+    }
+    limits[d.id] = fitted;
+  }
+  return limits;
+}
+
+/** How many folds the confidence is cross-fitted over. */
+const FOLDS = 5;
+
+/**
+ * The family's confidence tables, fitted on what the verdict is meant to tell apart: clean images and strongly
+ * degraded ones. Each side of the verdict gets its own table, fitted on the images the limits put on that side,
+ * so a pass's confidence is P(clean | passed, margin) and a flagged verdict's P(degraded | flagged, margin).
+ * Limits fitted on an image never misjudge it (they sit past every clean training image), so each image is
+ * scored by limits fitted without it (five folds): the tables learn how often limits err on images they were
+ * not fitted on, as the check's users' images are.
+ */
+export function familyConfidence(
+  family: ModalityFamily,
+  mine: Row[],
+): QcModel['families'][ModalityFamily]['confidence'] {
+  const judged: { worst: number; clean: boolean }[] = [];
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const limits = familyLimits(
+      family,
+      mine.filter((_, i) => i % FOLDS !== fold),
+    );
+    for (const r of mine.filter((_, i) => i % FOLDS === fold))
+      if (r.kind === 'clean' || r.strength === 'strong')
+        judged.push({ worst: worstScore(family, r.measures, limits), clean: r.kind === 'clean' });
+  }
+  const passed = judged.filter((j) => j.worst < 0);
+  const flagged = judged.filter((j) => j.worst >= 0);
+  return {
+    pass: fitConfidence(
+      passed.map((j) => -j.worst),
+      passed.map((j) => j.clean),
+    ),
+    flagged: fitConfidence(
+      flagged.map((j) => j.worst),
+      flagged.map((j) => !j.clean),
+    ),
+  };
+}
+
 async function main() {
   // Families named on the command line are refitted alone; the others keep their committed parameters.
   const only = process.argv.slice(2) as ModalityFamily[];
@@ -97,36 +135,13 @@ async function main() {
   for (const family of FAMILIES) {
     if (only.length && !only.includes(family)) continue;
     const mine = rows.filter((r) => r.family === family);
-    const limits: Record<string, DetectorLimits> = {};
-    for (const d of DETECTORS[family]) {
-      // An image that does not allow the measurement (no air to see a ghost in) is not judged on it.
-      const clean = mine
-        .filter((r) => r.kind === 'clean' && r.measures[d.measure] !== undefined)
-        .map((r) => oriented(d.direction, r.measures[d.measure]!));
-      const strong = mine
-        .filter((r) => r.strength === 'strong' && d.targets.includes(r.kind as never))
-        .filter((r) => r.measures[d.measure] !== undefined)
-        .map((r) => oriented(d.direction, r.measures[d.measure]!));
-      if (!clean.length) continue;
-      const fitted = fitLimits(clean, strong);
-      if (d.bounds) {
-        // The bounds are on the measure's scale; on the oriented scale a 'low' detector's are negated.
-        const [a, b] = d.bounds.map((v) => oriented(d.direction, v)) as [number, number];
-        const review = Math.min(Math.max(a, b), Math.max(Math.min(a, b), fitted.review));
-        fitted.fail = Math.max(fitted.fail, review);
-        fitted.review = review;
-      }
-      limits[d.id] = fitted;
-    }
-    // Calibrated on what the verdict is meant to tell apart: clean images and strongly degraded ones.
-    const judged = mine.filter((r) => r.kind === 'clean' || r.strength === 'strong');
-    const x = judged.map((r) => worstScore(family, r.measures, limits));
-    const y = judged.map((r) => (r.kind === 'clean' ? 0 : 1));
-    families[family] = { limits, calibration: fitLogistic(x, y) };
+    const limits = familyLimits(family, mine);
+    const confidence = familyConfidence(family, mine);
+    families[family] = { limits, confidence };
     console.log(family, JSON.stringify(families[family]));
   }
   const model: QcModel = {
-    version: 'qc-model-1',
+    version: 'qc-model-2',
     provenance: `bench/qc-corpus/fit.ts on the training split (seed ${TRAIN.seed}, ${TRAIN.size.clean} clean images per family and ${TRAIN.size.perDegradation} per degradation and strength)`,
     families,
   };

@@ -448,6 +448,17 @@ export interface DetectorLimits {
   center: number;
 }
 
+/**
+ * One step of a confidence table: from margin `from` on (the distance of the worst detector score from 0, on
+ * the verdict's side), the verdict is right with probability `p`; `right` of `n` training verdicts were.
+ */
+export interface ConfidenceStep {
+  from: number;
+  p: number;
+  right: number;
+  n: number;
+}
+
 /** The fitted model: limits per detector and the calibration of confidence, per family. */
 export interface QcModel {
   version: string;
@@ -457,8 +468,8 @@ export interface QcModel {
     ModalityFamily,
     {
       limits: Record<string, DetectorLimits>;
-      /** P(degraded) = 1 / (1 + exp(-(a · score + b))), fitted on the training split. */
-      calibration: { a: number; b: number };
+      /** The confidence of each side of the verdict against its margin, fitted on the training split. */
+      confidence: { pass: ConfidenceStep[]; flagged: ConfidenceStep[] };
     }
   >;
 }

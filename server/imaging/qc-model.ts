@@ -2,7 +2,7 @@ import type { QcModel } from './qc-detectors.ts';
 
 /** The fitted limits and confidence calibration; written by bench/qc-corpus/fit.ts, not by hand. */
 export const QC_MODEL: QcModel = {
-  version: 'qc-model-1',
+  version: 'qc-model-2',
   provenance:
     'bench/qc-corpus/fit.ts on the training split (seed 1, 80 clean images per family and 10 per degradation and strength)',
   families: {
@@ -44,9 +44,23 @@ export const QC_MODEL: QcModel = {
           center: 0,
         },
       },
-      calibration: {
-        a: 23.202,
-        b: 2.285,
+      confidence: {
+        pass: [
+          {
+            from: 0,
+            p: 0.98765,
+            right: 79,
+            n: 79,
+          },
+        ],
+        flagged: [
+          {
+            from: 0,
+            p: 0.9759,
+            right: 80,
+            n: 81,
+          },
+        ],
       },
     },
     MR: {
@@ -102,9 +116,23 @@ export const QC_MODEL: QcModel = {
           center: 0,
         },
       },
-      calibration: {
-        a: 32.672,
-        b: 4.1952,
+      confidence: {
+        pass: [
+          {
+            from: 0,
+            p: 0.96429,
+            right: 80,
+            n: 82,
+          },
+        ],
+        flagged: [
+          {
+            from: 0,
+            p: 0.98571,
+            right: 68,
+            n: 68,
+          },
+        ],
       },
     },
     XR: {
@@ -140,9 +168,23 @@ export const QC_MODEL: QcModel = {
           center: 1.0782,
         },
       },
-      calibration: {
-        a: 8.8874,
-        b: 0.098205,
+      confidence: {
+        pass: [
+          {
+            from: 0,
+            p: 0.9759,
+            right: 80,
+            n: 81,
+          },
+        ],
+        flagged: [
+          {
+            from: 0,
+            p: 0.98592,
+            right: 69,
+            n: 69,
+          },
+        ],
       },
     },
     US: {
@@ -173,9 +215,23 @@ export const QC_MODEL: QcModel = {
           center: 0.15768,
         },
       },
-      calibration: {
-        a: 14.126,
-        b: 0.55317,
+      confidence: {
+        pass: [
+          {
+            from: 0,
+            p: 0.9878,
+            right: 80,
+            n: 80,
+          },
+        ],
+        flagged: [
+          {
+            from: 0,
+            p: 0.98077,
+            right: 50,
+            n: 50,
+          },
+        ],
       },
     },
     NM: {
@@ -201,9 +257,23 @@ export const QC_MODEL: QcModel = {
           center: 0,
         },
       },
-      calibration: {
-        a: 17.038,
-        b: 1.0329,
+      confidence: {
+        pass: [
+          {
+            from: 0,
+            p: 0.9878,
+            right: 80,
+            n: 80,
+          },
+        ],
+        flagged: [
+          {
+            from: 0,
+            p: 0.96875,
+            right: 30,
+            n: 30,
+          },
+        ],
       },
     },
     SM: {
@@ -249,9 +319,23 @@ export const QC_MODEL: QcModel = {
           center: -0.095832,
         },
       },
-      calibration: {
-        a: 26.912,
-        b: 2.2613,
+      confidence: {
+        pass: [
+          {
+            from: 0,
+            p: 0.9878,
+            right: 80,
+            n: 80,
+          },
+        ],
+        flagged: [
+          {
+            from: 0,
+            p: 0.98611,
+            right: 70,
+            n: 70,
+          },
+        ],
       },
     },
   },

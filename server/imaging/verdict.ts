@@ -1,6 +1,6 @@
 import { clamp, finiteOr } from './metrics/finite.ts';
 import type { QualityMetrics } from './metrics/quality-metrics.ts';
-import { DETECTORS, formatMeasure, MEASURE_LABELS, type QcModel } from './qc-detectors.ts';
+import { type ConfidenceStep, DETECTORS, formatMeasure, MEASURE_LABELS, type QcModel } from './qc-detectors.ts';
 import { QC_MODEL } from './qc-model.ts';
 
 /** The outcome of a check. */
@@ -38,9 +38,19 @@ function score(x: number, review: number, center: number): number {
 }
 
 /**
+ * The probability that a verdict is right, read from its side's fitted table at its margin (how far the worst
+ * score is from the limit); one half when the table is empty or the margin is not a number.
+ */
+function rightProbability(table: readonly ConfidenceStep[], margin: number): number {
+  return table.findLast((step) => step.from <= margin)?.p ?? table[0]?.p ?? 0.5;
+}
+
+/**
  * Turns measurements into a verdict: each of the family's detectors compares one measurement with limits
  * fitted on the development corpus (qc-model.ts); the worst decides. The confidence is the calibrated
- * probability that the verdict is right, from how far the worst measurement is past (or short of) its limit.
+ * probability that the verdict is right, from how far the worst measurement is past (flagged) or short of
+ * (pass) its limit, read from that side's table: a pass is judged on the images the limits passed, a flagged
+ * verdict on those they flagged.
  * @example assessQuality(measureQuality(volume)).verdict // 'pass'
  */
 export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): QualityAssessment {
@@ -69,9 +79,7 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
     issues.push(`${d.issue} (${label} ${formatMeasure(d.measure, value)}; expected ${bound})`);
     fixes.push(d.fix);
   }
-  const { a, b } = params.calibration;
-  const degraded = 1 / (1 + Math.exp(-(a * worst + b)));
-  const right = verdict === 'pass' ? 1 - degraded : degraded;
+  const right = rightProbability(params.confidence[verdict === 'pass' ? 'pass' : 'flagged'], Math.abs(worst));
   const measures: MeasureReport[] = Object.entries(m.measures).map(([key, value]) => ({
     key,
     label: MEASURE_LABELS[key]?.label ?? key,
