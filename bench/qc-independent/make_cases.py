@@ -250,7 +250,8 @@ def main():
                 )
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
-    print(f"{len(manifest)} cases from {len({m['source'] for m in manifest})} images in {out_dir}")
+    images = {m["source"].split(" ")[0] for m in manifest}
+    print(f"{len(manifest)} cases from {len(images)} images in {out_dir}")
 
 
 if __name__ == "__main__":
