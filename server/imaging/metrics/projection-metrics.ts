@@ -149,8 +149,8 @@ function leaveOutDarkSurround(
 
 /**
  * The exposed (collimated) field: 8-voxel blocks that are not flat, less what is far darker than the anatomy
- * and connected to the image border (leaveOutDarkSurround). Collimator shutters, padding and burned-in borders are flat; exposed anatomy always
- * carries quantum noise and structure.
+ * and connected to the image border (leaveOutDarkSurround). Collimator shutters, padding and burned-in
+ * borders are flat; exposed anatomy always carries quantum noise and structure.
  */
 function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
   const { values, width, height } = c;
@@ -180,7 +180,6 @@ function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
  * Counted only when the top value holds at least two voxels.
  */
 export function saturatedInside(values: Float32Array, width: number, height: number, high: number): number {
-  const plane = width * height;
   let max = -Infinity;
   for (const v of values) if (v > max) max = v;
   const top = Math.min(max, high);
@@ -192,24 +191,9 @@ export function saturatedInside(values: Float32Array, width: number, height: num
       count++;
     }
   if (count < 2) return 0;
-  // Flood fill from the border through top-valued voxels, slice by slice (an explicit stack, no recursion).
-  const stack: number[] = [];
-  for (let o = 0; o < values.length; o += plane) {
-    for (let x = 0; x < width; x++) stack.push(o + x, o + (height - 1) * width + x);
-    for (let y = 0; y < height; y++) stack.push(o + y * width, o + y * width + width - 1);
-    while (stack.length) {
-      const i = stack.pop()!;
-      if (!at[i]) continue;
-      at[i] = 0;
-      count--;
-      const x = (i - o) % width,
-        y = Math.floor((i - o) / width);
-      if (x > 0) stack.push(i - 1);
-      if (x < width - 1) stack.push(i + 1);
-      if (y > 0) stack.push(i - width);
-      if (y < height - 1) stack.push(i + width);
-    }
-  }
+  // Top-valued voxels reached from the border through others like them are a shutter, not anatomy.
+  const reached = borderConnected(at, width, height);
+  for (let i = 0; i < reached.length; i++) count -= reached[i]!;
   return count / values.length;
 }
 
