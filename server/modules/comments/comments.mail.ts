@@ -15,8 +15,8 @@ function quoted(text: string): string[] {
   return quote.split('\n').map((line) => `> ${line}`);
 }
 
-/** The notice to a workspace member that someone mentioned them in a comment on an image. */
-export function mentionMail(fields: {
+/** What a comment notice is built from: who gets it, who wrote what, where, and where the image opens. */
+interface CommentNotice {
   to: string;
   authorName: string;
   workspaceName: string;
@@ -24,21 +24,24 @@ export function mentionMail(fields: {
   text: string;
   /** Where the image opens, from imageLink. */
   link: string;
-}): MailMessage {
+}
+
+/** A comment notice: the sentences that differ between mentions and replies around one quoted comment. */
+function commentNoticeMail(fields: CommentNotice, words: { what: string; open: string; why: string }): MailMessage {
   return {
     to: fields.to,
-    subject: `${fields.authorName} mentioned you in a comment on ${fields.imageName}`,
+    subject: `${fields.authorName} ${words.what} ${fields.imageName}`,
     text: [
       'Hello,',
       '',
-      `${fields.authorName} mentioned you in a comment on the image "${fields.imageName}" in the workspace "${fields.workspaceName}":`,
+      `${fields.authorName} ${words.what} the image "${fields.imageName}" in the workspace "${fields.workspaceName}":`,
       '',
       ...quoted(fields.text),
       '',
-      'To read and answer it, open the image (you may be asked to sign in first):',
+      `${words.open}, open the image (you may be asked to sign in first):`,
       fields.link,
       '',
-      `You get this mail because you are a member of that workspace on ${brand.name}.`,
+      `You get this mail because you ${words.why} on ${brand.name}.`,
       '',
       `— The ${brand.name} team`,
       brand.email,
@@ -46,32 +49,20 @@ export function mentionMail(fields: {
   };
 }
 
+/** The notice to a workspace member that someone mentioned them in a comment on an image. */
+export function mentionMail(fields: CommentNotice): MailMessage {
+  return commentNoticeMail(fields, {
+    what: 'mentioned you in a comment on',
+    open: 'To read and answer it',
+    why: 'are a member of that workspace',
+  });
+}
+
 /** The notice to the author of a thread's first comment that someone replied to it. */
-export function replyMail(fields: {
-  to: string;
-  authorName: string;
-  workspaceName: string;
-  imageName: string;
-  text: string;
-  link: string;
-}): MailMessage {
-  return {
-    to: fields.to,
-    subject: `${fields.authorName} replied to your comment on ${fields.imageName}`,
-    text: [
-      'Hello,',
-      '',
-      `${fields.authorName} replied to your comment on the image "${fields.imageName}" in the workspace "${fields.workspaceName}":`,
-      '',
-      ...quoted(fields.text),
-      '',
-      'To read the thread and answer, open the image (you may be asked to sign in first):',
-      fields.link,
-      '',
-      `You get this mail because you started that thread on ${brand.name}.`,
-      '',
-      `— The ${brand.name} team`,
-      brand.email,
-    ].join('\n'),
-  };
+export function replyMail(fields: CommentNotice): MailMessage {
+  return commentNoticeMail(fields, {
+    what: 'replied to your comment on',
+    open: 'To read the thread and answer',
+    why: 'started that thread',
+  });
 }
