@@ -4,12 +4,10 @@
 // Prints, per modality family and degradation, detection rate, false-alarm rate, balanced accuracy and
 // expected calibration error. Target: ≥ 98% of strong degradations found, ≤ 2% false alarms on clean images.
 import type { ModalityFamily } from '../server/imaging/metrics/modality.ts';
-import { FAMILIES, realTier, syntheticSplit } from './qc-corpus/corpus.ts';
+import { FAMILIES, HELD_OUT, realTier, syntheticSplit } from './qc-corpus/corpus.ts';
 import { report, run } from './qc-corpus/evaluate.ts';
 import { HELD_OUT_SETTINGS } from './qc-corpus/generate.ts';
 import { QC_MODEL } from '../server/imaging/qc-model.ts';
-
-const HELD_OUT = { seed: 2, size: { clean: 100, perDegradation: 10 } };
 
 console.log(`model: ${QC_MODEL.version}, fitted by ${QC_MODEL.provenance}`);
 const started = performance.now();
