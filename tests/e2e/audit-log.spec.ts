@@ -12,7 +12,7 @@ const bearer = (account: SignedInAccount, workspace?: string) => ({
 async function uploadTo(request: APIRequestContext, account: SignedInAccount, workspace: string, name: string) {
   const res = await request.post('/api/v1/uploads', {
     headers: bearer(account, workspace),
-    multipart: { file: { name, mimeType: 'image/png', buffer: await pngFile(24, 24) } },
+    multipart: { file: { name, mimeType: 'image/png', buffer: await pngFile(48, 48) } },
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { stored_filename: string }).stored_filename;

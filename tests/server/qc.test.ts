@@ -113,7 +113,7 @@ describe('the built-in engine is bounded by checks running, not by checks a minu
 
 describe('the check never answers 5xx', () => {
   it('fails an image whose every value is NaN (decoded as blank) instead of erring', async () => {
-    const nan = writeNifti({ dims: [8, 8, 2], values: new Float32Array(128).fill(NaN), type: 'float32' });
+    const nan = writeNifti({ dims: [32, 32, 2], values: new Float32Array(2048).fill(NaN), type: 'float32' });
     const item = (await uploadFile(t, user, 'nan.nii', Buffer.from(nan))).json();
     const res = await check(item.url);
     expect(res.statusCode).toBe(200);
@@ -130,6 +130,21 @@ describe('the check never answers 5xx', () => {
     const res = await check(item.url);
     expect(res.statusCode).toBe(200);
     expect(Number.isInteger(res.json().qc.confidence)).toBe(true);
+  });
+
+  it('refuses a thumbnail too small to measure, and a segmentation, with the reason and 422', async () => {
+    const thumbnail = writeNifti({ dims: [16, 16, 1], values: new Float32Array(256).fill(100), type: 'float32' });
+    const small = await check((await uploadFile(t, user, 'thumb.nii', Buffer.from(thumbnail))).json().url);
+    expect(small.statusCode).toBe(422);
+    expect(small.json().detail).toBe(
+      'This image is 16 × 16 pixels, too small for its quality to be measured (at least 32 × 32 are needed).',
+    );
+    const seg = readFileSync('/usr/lib/python3/dist-packages/pydicom/data/test_files/liver_1frame.dcm');
+    const labels = await check((await uploadFile(t, user, 'liver.dcm', seg)).json().url);
+    expect(labels.statusCode).toBe(422);
+    expect(labels.json().detail).toBe(
+      'This DICOM object is a segmentation, not an acquired image, so its image quality cannot be checked.',
+    );
   });
 
   const debian = [

@@ -50,3 +50,31 @@ export function modalityFamily(volume: ImageVolume): ModalityFamily {
   if (volume.format === 'nii' || volume.format === 'nrrd') return 'MR';
   return 'XR';
 }
+
+/** DICOM objects that carry pixels without being an acquisition: maps derived from images, not images. */
+const DERIVED_OBJECTS: Record<string, string> = {
+  SEG: 'a segmentation',
+  RTDOSE: 'a radiotherapy dose grid',
+  RTSTRUCT: 'a radiotherapy structure set',
+  RTPLAN: 'a radiotherapy plan',
+  REG: 'a registration',
+};
+
+/**
+ * The smallest in-plane size the checks mean something on. Below it the background ring, the edge-width
+ * search (up to 20 px of Gaussian sigma) and the line, ring and ghost profiles have too few voxels: clinical
+ * thumbnails of 16×16 were failed for blur and HU calibration that the full images do not have.
+ */
+export const MIN_MEASURABLE_SIDE = 32;
+
+/**
+ * Why the built-in checks cannot judge this image, or undefined when they can: a derived object (a
+ * segmentation's labels or a dose grid are not an acquisition to judge), or a matrix too small to measure.
+ */
+export function unmeasurableReason(volume: ImageVolume): string | undefined {
+  const derived = DERIVED_OBJECTS[volume.modality?.toUpperCase() ?? ''];
+  if (derived) return `This DICOM object is ${derived}, not an acquired image, so its image quality cannot be checked.`;
+  if (Math.min(volume.width, volume.height) < MIN_MEASURABLE_SIDE)
+    return `This image is ${volume.width} × ${volume.height} pixels, too small for its quality to be measured (at least ${MIN_MEASURABLE_SIDE} × ${MIN_MEASURABLE_SIDE} are needed).`;
+  return undefined;
+}

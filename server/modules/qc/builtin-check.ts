@@ -1,6 +1,7 @@
 import { HttpError } from '../../http-errors.ts';
 import type { CohortContext } from '../../imaging/cohort.ts';
 import { UnmeasurableImageError } from '../../imaging/metrics/finite.ts';
+import { unmeasurableReason } from '../../imaging/metrics/modality.ts';
 import { measureQuality, type QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
 import { assessQuality, type QualityAssessment } from '../../imaging/verdict.ts';
@@ -25,6 +26,8 @@ export interface ModelAnswer {
  * @example checkVolume(volume).assessment.verdict // 'pass'
  */
 export function checkVolume(volume: ImageVolume): BuiltinCheck {
+  const reason = unmeasurableReason(volume);
+  if (reason) throw new HttpError(422, reason);
   let metrics: QualityMetrics;
   try {
     metrics = measureQuality(volume);
