@@ -44,7 +44,9 @@ export const qcBatch = z.object({
   status: qcBatchStatus.describe('queued, running, done or cancelled'),
   scope: z.enum(['selection', 'search', 'library']).describe('How its images were chosen'),
   query: z.string().nullable().describe('The search text, for a search'),
-  engine: z.string().describe('The engine that checks each image (lumenqc-builtin-1)'),
+  engine: z
+    .string()
+    .describe('The engine that checks each image, with its fitted model (lumenqc-builtin-1+qc-model-2.1a2b3c4d)'),
   total: z.number().int().nonnegative().describe('Images in the batch (an image deleted meanwhile leaves it)'),
   checked: z.number().int().nonnegative().describe('Images checked so far, with a stored result'),
   errors: z.number().int().nonnegative().describe('Images that could not be read or measured'),

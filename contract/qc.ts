@@ -68,7 +68,7 @@ export const chatCompletionResponse = z.object({
   id: z.string(),
   object: z.literal('chat.completion'),
   created: z.number().int().describe('Epoch seconds'),
-  model: z.string().describe('Model that wrote the text (lumenqc-builtin-1 for the built-in engine)'),
+  model: z.string().describe('Model that wrote the text (lumenqc-builtin-1+<fitted model> for the built-in engine)'),
   choices: z
     .array(
       z.object({

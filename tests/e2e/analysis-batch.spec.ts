@@ -109,7 +109,12 @@ test.describe('the Analysis page checks chosen images as one batch', () => {
           .update(await bytes.body())
           .digest('hex'),
       );
-      expect(row).toMatchObject({ status: 'done', engine: 'lumenqc-builtin-1', modality: 'MR', 'width (px)': '128' });
+      expect(row).toMatchObject({
+        status: 'done',
+        engine: expect.stringMatching(/^lumenqc-builtin-1\+qc-model-\d+\.[0-9a-f]{8}$/),
+        modality: 'MR',
+        'width (px)': '128',
+      });
       expect(Date.parse(row['checked_at (ISO 8601 UTC)']!)).toBeGreaterThan(Date.now() - 10 * 60_000);
       expect(Number(row['snr (ratio)'])).toBeGreaterThan(0);
       expect(row.verdict).toBe(row.file === 'knee-blurred.dcm' ? 'Fail' : 'Pass');

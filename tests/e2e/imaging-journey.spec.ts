@@ -42,7 +42,7 @@ test.describe('imaging and quality control in the browser', () => {
     await expect(dicom.getByText(/^\[QC\] QC verdict: Pass/)).toBeVisible();
     const history = dicom.getByRole('list', { name: 'Check history' });
     await expect(history.getByText('Pass')).toBeVisible();
-    await expect(history).toContainText('lumenqc-builtin-1');
+    await expect(history).toContainText(/lumenqc-builtin-1\+qc-model-\d+\.[0-9a-f]{8}/);
     await dicom.getByRole('button', { name: 'Close' }).click();
 
     // NIfTI: the middle slice first, then any slice and plane from the slider.
@@ -77,7 +77,9 @@ test.describe('imaging and quality control in the browser', () => {
     ]);
     const csv = await readFile((await download.path())!, 'utf8');
     expect(csv.split('\r\n')[0]).toMatch(/^file,sha256,stored_filename,status,verdict,confidence \(0-100\),engine,/);
-    expect(csv).toMatch(/\r\nMR_[0-9a-f]{8}\.dcm,[0-9a-f]{64},[^,]+,done,Pass,\d+,lumenqc-builtin-1,/);
+    expect(csv).toMatch(
+      /\r\nMR_[0-9a-f]{8}\.dcm,[0-9a-f]{64},[^,]+,done,Pass,\d+,lumenqc-builtin-1\+qc-model-\d+\.[0-9a-f]{8},/,
+    );
     await page.getByLabel('Metric set').selectOption('Motion Blur Assessment');
     await expect(table.getByRole('columnheader', { name: 'Sharpness' })).toBeVisible();
     // On a phone the table scrolls sideways in a region reachable by keyboard.

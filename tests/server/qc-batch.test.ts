@@ -6,6 +6,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import type { DatabaseHandle } from '../../server/db/connect.ts';
 import { BATCH_BUSY, BATCH_EMPTY, batchBusyIn } from '../../server/modules/qc/qc-batch.routes.ts';
+import { BUILTIN_MODEL } from '../../server/modules/qc/qc-summary.ts';
 import { createDiskStorage } from '../../server/storage/disk-storage.ts';
 import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
 import { addRicianNoise, cleanPhantom, toUint16 } from '../fixtures/phantoms.ts';
@@ -98,14 +99,14 @@ describe('a batch check of chosen images', () => {
     expect(checked).toEqual([...checked].sort((a, b) => a - b));
     expect(checked.some((n) => n > 0 && n < 24)).toBe(true);
     const last = seen.at(-1)!;
-    expect(last).toMatchObject({ status: 'done', total: 24, checked: 24, errors: 0, engine: 'lumenqc-builtin-1' });
+    expect(last).toMatchObject({ status: 'done', total: 24, checked: 24, errors: 0, engine: BUILTIN_MODEL });
     expect((last as unknown as { pass: number }).pass).toBe(24);
 
     const results = (await get(`/qc/batches/${created.json().id}/results`)).json();
     expect(results.total).toBe(24);
     expect(results.items.map((r: { stored_filename: string }) => r.stored_filename).sort()).toEqual([...names].sort());
     const first = results.items[0];
-    expect(first).toMatchObject({ status: 'done', verdict: 'pass', model: 'lumenqc-builtin-1', error: null });
+    expect(first).toMatchObject({ status: 'done', verdict: 'pass', model: BUILTIN_MODEL, error: null });
     expect(first.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(first.metrics.snr).toBeGreaterThan(0);
     const history = (await get(`/uploads/${first.stored_filename}/qc-results`)).json();

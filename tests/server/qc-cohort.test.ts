@@ -1,5 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_COHORT } from '../../server/imaging/cohort.ts';
+import { qcResults } from '../../server/modules/qc/qc.table.ts';
 import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
 import { addRicianNoise, blur, cleanPhantom, toUint16 } from '../fixtures/phantoms.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -98,5 +100,15 @@ describe('cohort context: an image placed among the caller’s earlier images of
     const stored = history.json()[0];
     expect(stored.metrics.cohort.size).toBeGreaterThanOrEqual(MIN_COHORT);
     expect(stored.text).toMatch(/^Cohort \(\d+ earlier MR images\): .*unusual for this cohort/m);
+  });
+
+  it('leaves out measurements taken by another engine version', async () => {
+    // The caller's earlier checks, as an engine with other limits (or units) would have stored them.
+    await t.app.db
+      .update(qcResults)
+      .set({ metrics: sql`jsonb_set(${qcResults.metrics}, '{engine}', '"lumenqc-builtin-1+qc-model-1.00000000"')` })
+      .where(eq(qcResults.ownerId, user.id));
+    const { body } = await uploadAndCheck('after-refit.dcm', await slice(20, 11));
+    expect(body.qc.cohort).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOREIGN_URL } from '../../server/modules/qc/image-url.ts';
+import { BUILTIN_MODEL } from '../../server/modules/qc/qc-summary.ts';
 import { CHECKS_BUSY, CHECKS_PER_USER } from '../../server/modules/qc/qc.routes.ts';
 import { writeNifti } from '../fixtures/nifti-writer.ts';
 import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
@@ -41,7 +42,8 @@ describe('POST /llm/generate-messages with the built-in engine', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.object).toBe('chat.completion');
-    expect(body.model).toBe('lumenqc-builtin-1');
+    expect(body.model).toMatch(/^lumenqc-builtin-1\+qc-model-\d+\.[0-9a-f]{8}$/);
+    expect(body.model).toBe(BUILTIN_MODEL);
     const text: string = body.choices[0].message.content;
     expect(text).toMatch(/^QC verdict: Pass \(MR, 128×128×1\)\./);
     expect(text).toMatch(/^Issues: none found\.$/m);
@@ -73,7 +75,7 @@ describe('POST /llm/generate-messages with the built-in engine', () => {
     });
     expect(history.statusCode).toBe(200);
     expect(history.json()).toHaveLength(2);
-    expect(history.json()[0]).toMatchObject({ model: 'lumenqc-builtin-1', prompt_version: 'qc-summary-v1' });
+    expect(history.json()[0]).toMatchObject({ model: BUILTIN_MODEL, prompt_version: 'qc-summary-v1' });
     expect(history.json()[0].metrics.snr).toBeGreaterThan(0);
     const metrics = await t.app.inject({ method: 'GET', url: '/api/v1/dashboard/metrics', headers: user.auth });
     expect(metrics.json().analyzed_images).toBeGreaterThanOrEqual(1);

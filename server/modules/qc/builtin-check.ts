@@ -59,6 +59,8 @@ export function checkRow(
     text: answer?.content ?? builtinSummary(metrics, assessment, cohort),
     metrics: {
       ...metrics,
+      // The engine that measured, whoever wrote the text: a cohort compares only measurements of one engine.
+      engine: BUILTIN_MODEL,
       issues: assessment.issues,
       fixes: assessment.fixes,
       measurements: assessment.measures,

@@ -1,11 +1,12 @@
 // The cohort a check is compared with: the caller's earlier checked images of the same modality family
-// (and protocol, where DICOM names one) in the same workspace, as MRIQC's group reports compare a scan with
-// its site's others. Read from the stored results, latest per image.
+// (and protocol, where DICOM names one) in the same workspace, measured by the same engine version, as
+// MRIQC's group reports compare a scan with its site's others. Read from the stored results, latest per image.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/connect.ts';
 import { cohortContext, type CohortContext } from '../../imaging/cohort.ts';
 import type { QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
 import { uploads } from '../uploads/uploads.table.ts';
+import { BUILTIN_MODEL } from './qc-summary.ts';
 import { qcResults } from './qc.table.ts';
 
 /** Most recent checks read for a cohort, and images compared with: enough for stable medians, and quick. */
@@ -55,6 +56,8 @@ export function createCohortSource({ db }: { db: Database }) {
             eq(qcResults.ownerId, ownerId),
             sql`${uploads.workspaceId} = (${workspace})`,
             sql`${qcResults.metrics}->>'family' = ${family}`,
+            // Measurements of another engine version may differ in unit or limits: they are not compared.
+            sql`${qcResults.metrics}->>'engine' = ${BUILTIN_MODEL}`,
             protocol ? sql`${qcResults.metrics}->>'protocol' = ${protocol}` : undefined,
           ),
         )

@@ -1,11 +1,20 @@
+import { createHash } from 'node:crypto';
 import type { QcVerdict } from '../../../contract/qc.ts';
 import type { CohortContext } from '../../imaging/cohort.ts';
 import type { QualityMetrics } from '../../imaging/metrics/quality-metrics.ts';
 import { formatMeasure, MEASURE_LABELS } from '../../imaging/qc-detectors.ts';
+import { QC_MODEL } from '../../imaging/qc-model.ts';
 import type { QualityAssessment } from '../../imaging/verdict.ts';
 
-/** Name of the built-in engine, as stored and answered in `model`. */
-export const BUILTIN_MODEL = 'lumenqc-builtin-1';
+/**
+ * Name of the built-in engine, as stored and answered in `model`, with the fitted model it judges by and a
+ * fingerprint of that model's limits (`lumenqc-builtin-1+qc-model-2.1a2b3c4d`): a refit changes the name, so
+ * the history, the CSV and the cohort tell results judged by different limits apart.
+ */
+export const BUILTIN_MODEL = `lumenqc-builtin-1+${QC_MODEL.version}.${createHash('sha256')
+  .update(JSON.stringify(QC_MODEL.families))
+  .digest('hex')
+  .slice(0, 8)}`;
 /** Version of the prompt and summary format; stored with each result so old ones can be told apart. */
 export const PROMPT_VERSION = 'qc-summary-v1';
 

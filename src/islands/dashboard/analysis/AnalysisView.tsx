@@ -42,9 +42,9 @@ export default function AnalysisView() {
     <section aria-labelledby="analysis-title" className="dash-section">
       <h1 id="analysis-title">Analysis</h1>
       <p className="dash-muted">
-        Choose images and check them as one batch. Every image is checked once by the built-in engine
-        (lumenqc-builtin-1), which measures everything and gives one verdict; the three metric sets below are views of
-        those measurements, not separate models. The CSV has every measurement with its unit.
+        Choose images and check them as one batch. Every image is checked once by the built-in engine, whose version is
+        on every row of the CSV, which measures everything and gives one verdict; the three metric sets below are views
+        of those measurements, not separate models. The CSV has every measurement with its unit.
       </p>
       <div className="analysis-controls">
         <label>
