@@ -1,6 +1,7 @@
 // bench/qc-independent: the built-in engine on degradations it was not fitted on. make_cases.py (numpy and
 // scipy, from Debian's python3-scipy) applies artefacts written from their physical description, with its own
-// strengths, to Debian's real example images and saves each as DICOM or NIfTI; each file is then decoded and
+// strengths, to Debian's real example images (and, when python3-skimage is installed, scikit-image's stained
+// immunohistochemistry section) and saves each as DICOM, NIfTI or PNG; each file is then decoded and
 // checked as an upload is. The engine's own corpus generator (bench/qc-corpus) plays no part, so this is the
 // nearest thing here to an outside benchmark. Prints the same table as qc-accuracy. BENCH_SEED picks the noise.
 import { spawnSync } from 'node:child_process';

@@ -29,6 +29,8 @@ warnings.filterwarnings("ignore")
 PYDICOM = "/usr/lib/python3/dist-packages/pydicom/data/test_files"
 NIBABEL = "/usr/lib/python3/dist-packages/nibabel/tests/data"
 NICOM = "/usr/lib/python3/dist-packages/nibabel/nicom/tests/data"
+# scikit-image's immunohistochemistry section (Debian's python3-skimage): the one real stained slide here.
+SKIMAGE = "/usr/lib/python3/dist-packages/skimage/data"
 
 # (path, family): every clean image of Debian's packages with a body in it, judged as its modality.
 # (nibabel's 0.dcm and 1.dcm are left out: their pixels are a test pattern, not an image.)
@@ -43,6 +45,7 @@ SOURCES = [
     (f"{NIBABEL}/example4d.nii.gz", "MR"),
     (f"{PYDICOM}/JPEG2000.dcm", "NM"),
     ("/usr/share/doc/libgdcm3.0/examples/00191113.dcm", "XR"),
+    (f"{SKIMAGE}/ihc.png", "SM"),
 ]
 
 KINDS = {
@@ -50,6 +53,7 @@ KINDS = {
     "MR": ["noise", "blur", "motion", "ghosting", "clipping", "wrap-around"],
     "NM": ["noise", "blur", "clipping"],
     "XR": ["noise", "blur", "motion", "clipping", "under-exposure", "over-exposure"],
+    "SM": ["blur", "colour-cast", "pen-marks", "blank-slide", "under-exposure", "over-exposure"],
 }
 
 
@@ -147,11 +151,47 @@ def degrade(img, family, kind, strength, rng):
     raise ValueError(kind)
 
 
+def degrade_slide(rgb, kind, strength, rng):
+    """The degraded copy of a stained slide (y, x, 3), 0-255, as a scanner would get it wrong."""
+    strong = strength == "strong"
+    out = rgb.astype(np.float64)
+    if kind == "blur":
+        # Out of focus: the same Gaussian sigma as the grey blur, 2 or 6 px at 512.
+        sigma = (3.0 if strong else 1.0) * max(1, min(out.shape[:2]) / 256)
+        return np.stack([ndimage.gaussian_filter(out[..., c], sigma) for c in range(3)], -1)
+    if kind == "colour-cast":
+        # A white balance that is off: the light source's colour multiplies every pixel, glass included.
+        gain = np.array([1.0, 0.9, 0.75] if strong else [1.0, 0.98, 0.95])
+        return out * gain[rng.permutation(3)]
+    if kind == "pen-marks":
+        # A marker line drawn on the glass: a band of saturated blue or green ink across the section.
+        h, w = out.shape[:2]
+        ink = np.array([[40, 60, 190], [40, 150, 70]][rng.integers(2)], dtype=np.float64)
+        band = max(2, int(h * (0.1 if strong else 0.01)))
+        top = rng.integers(0, h - band)
+        out[top : top + band] = 0.3 * out[top : top + band] + 0.7 * ink
+        return out
+    if kind == "blank-slide":
+        # The scanner missed the section: glass and a little debris.
+        return np.full_like(out, 235) + rng.normal(0, 3 if strong else 6, out.shape)
+    if kind == "under-exposure":
+        return out * (0.45 if strong else 0.85)
+    if kind == "over-exposure":
+        return 255 - (255 - out) * (0.3 if strong else 0.85)
+    raise ValueError(kind)
+
+
 def clean_variants(vol, family, rng):
     """The clean image as it is, and as other clean acquisitions of it would come: a tighter field of view,
     half the matrix (averaged), turned a quarter, and for MR, whose units are arbitrary, a smaller scale (a
     larger one could pass the stored type's top)."""
     yield "original", vol
+    if family == "SM":
+        # A slide scanned at half the resolution, and turned; its field is the glass, not cropped to tissue.
+        h, w = vol.shape[1:3]
+        yield "half-matrix", vol[:, : h // 2 * 2, : w // 2 * 2].reshape(1, h // 2, 2, w // 2, 2, 3).mean(axis=(2, 4))
+        yield "turned", np.rot90(vol, axes=(1, 2)).copy()
+        return
     z, h, w = vol.shape
     # The field of view closes in on the body by half of the margin around it, never cutting the body.
     fg = foreground(vol)
@@ -180,7 +220,17 @@ def raw_dicom(path):
 
 
 def load(path):
-    """(z, y, x) modality values and a writer that saves values of the same shape like the original."""
+    """(z, y, x) modality values and a writer that saves values of the same shape like the original; an RGB
+    picture is (1, y, x, 3) and is saved as PNG."""
+    if path.endswith(".png"):
+        from PIL import Image  # Debian's python3-pil, a dependency of python3-skimage
+
+        rgb = np.asarray(Image.open(path).convert("RGB"), dtype=np.float64)
+
+        def write(values, out, turned=False):
+            Image.fromarray(np.clip(np.round(values[0]), 0, 255).astype(np.uint8)).save(out)
+
+        return rgb[None], write, ".png"
     if path.endswith((".nii", ".nii.gz")):
         image = nib.load(path)
         data = np.asarray(image.dataobj, dtype=np.float64)
@@ -244,7 +294,12 @@ def main():
         for kind in KINDS[family]:
             for strength in ("mild", "strong"):
                 name = f"{len(manifest):03d}-{family}-{kind}-{strength}{ext}"
-                write(degrade(vol, family, kind, strength, rng), os.path.join(out_dir, name))
+                degraded = (
+                    degrade_slide(vol[0], kind, strength, rng)[None]
+                    if family == "SM"
+                    else degrade(vol, family, kind, strength, rng)
+                )
+                write(degraded, os.path.join(out_dir, name))
                 manifest.append(
                     {"file": name, "family": family, "kind": kind, "strength": strength, "source": source}
                 )
