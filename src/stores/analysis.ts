@@ -138,7 +138,11 @@ export async function runAnalysis(): Promise<void> {
   const turn = ++following;
   $analysisBatch.set({ status: 'starting' });
   try {
-    const batch = await api.post({ scope: 'selection', stored_filenames: names }, '/qc/batches').json<QcBatch>();
+    // Every image chosen is the whole library: one scope instead of thousands of names (a selection holds at
+    // most BATCH_MAX_IMAGES).
+    const everything = names.length === $images.get().items.length;
+    const body = everything ? { scope: 'library' as const } : { scope: 'selection' as const, stored_filenames: names };
+    const batch = await api.post(body, '/qc/batches').json<QcBatch>();
     await follow(batch, turn);
   } catch (error) {
     if (turn === following) $analysisBatch.set({ status: 'failed', message: errorMessage(error, 'Analysis failed') });

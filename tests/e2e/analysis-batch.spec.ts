@@ -138,7 +138,20 @@ test.describe('the Analysis page checks chosen images as one batch', () => {
     );
     await useSession(page, account);
     await page.goto('/dashboard/analysis');
+    // Only the rows in view (and a few around them) are in the page, each knowing its place in the list.
+    const list = page.getByRole('list', { name: 'Your images' });
+    await expect(list.getByRole('listitem').first()).toHaveAttribute('aria-setsize', String(count));
+    expect(await list.getByRole('checkbox').count()).toBeLessThan(40);
+    await page.getByRole('region', { name: 'Image list' }).evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    const last = list.locator(`li[aria-posinset="${count}"]`);
+    await expect(last.getByRole('checkbox')).toBeChecked();
+    await last.getByRole('checkbox').uncheck();
+    await expect(page.getByText(`${count - 1} of ${count} selected`)).toBeVisible();
+    await last.getByRole('checkbox').check();
+    // Every image chosen is sent as the whole library, not as a list of every name.
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/qc/batches'));
     await page.getByRole('button', { name: `Run Analysis on ${count} Images` }).click();
+    expect((await posted).postDataJSON()).toEqual({ scope: 'library' });
     await page.getByRole('button', { name: 'Cancel' }).click();
     const status = page.getByText(new RegExp(`^Analysis cancelled: (\\d+) of ${count} images checked\\.$`));
     await expect(status).toBeVisible();
