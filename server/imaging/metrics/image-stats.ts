@@ -90,8 +90,69 @@ export function selectInPlace(a: Float32Array | Float64Array, k: number): number
   return a[k]!;
 }
 
+/** Below this many values a quickselect in place beats the bucket passes of orderStatistics. */
+const BUCKETED_FROM = 2048;
+
 /**
- * The `p`-th percentile (0–100) of `a`, interpolated between neighbours as sorting would give it; reorders
+ * The k-th smallest value of `a` and, when `next` is asked, the (k + 1)-th (else NaN); `a` may be reordered,
+ * and must be finite. Large arrays are bucketed first: the values are binned by (v - min) · scale, which is
+ * monotonic in v even after rounding, so the k-th value lies in the bin where the counts pass k, and only
+ * that bin's values (a narrow range, binned again while still large) are selected among: three cheap
+ * sequential passes in place of a quickselect's many unpredictable comparisons and swaps over all of them.
+ * The values returned are those of `a` itself, so this is exact, as sorting would give them.
+ */
+export function orderStatistics(a: Float32Array | Float64Array, k: number, next: boolean): [number, number] {
+  const n = a.length;
+  if (n < BUCKETED_FROM) return selected(a, k, next);
+  let min = Infinity,
+    max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = a[i]!;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!(max > min)) return [min, next ? min : NaN];
+  const bins = Math.min(4096, n >> 3);
+  const scale = bins / (max - min);
+  // A range too narrow or too wide for the scale to be a usable finite number: plain selection.
+  if (!(scale > 0 && scale < Infinity)) return selected(a, k, next);
+  // (v - min) · scale is at most bins · (1 + 2⁻⁵²), so it truncates to at most `bins`.
+  const counts = new Int32Array(bins + 1);
+  for (let i = 0; i < n; i++) counts[((a[i]! - min) * scale) | 0]!++;
+  let bin = 0,
+    before = 0;
+  while (before + counts[bin]! <= k) before += counts[bin++]!;
+  const rank = k - before,
+    size = counts[bin]!;
+  // The (k + 1)-th value is in the same bin, or else the smallest of the later bins.
+  const later = next && rank + 1 >= size;
+  const inBin = new Float64Array(size);
+  let m = 0,
+    above = Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = a[i]!;
+    const b = ((v - min) * scale) | 0;
+    if (b === bin) inBin[m++] = v;
+    else if (later && b > bin && v < above) above = v;
+  }
+  // A bin holding most of the values (a spike with far outliers) is selected among at once: binning it
+  // again could shave off only a few values a pass.
+  const [low, high] = (size > n >> 1 ? selected : orderStatistics)(inBin, rank, next && !later);
+  return [low, later ? above : high];
+}
+
+/** orderStatistics by quickselect alone. */
+function selected(a: Float32Array | Float64Array, k: number, next: boolean): [number, number] {
+  const low = selectInPlace(a, k);
+  if (!next) return [low, NaN];
+  // After selection everything past `k` is at least a[k]: the next order statistic is their minimum.
+  let high = Infinity;
+  for (let i = k + 1; i < a.length; i++) if (a[i]! < high) high = a[i]!;
+  return [low, high];
+}
+
+/**
+ * The `p`-th percentile (0–100) of `a`, interpolated between neighbours as sorting would give it; may reorder
  * `a` (pass a copy to keep it). 0 for none.
  */
 export function quantileInPlace(a: Float32Array | Float64Array, p: number): number {
@@ -99,11 +160,8 @@ export function quantileInPlace(a: Float32Array | Float64Array, p: number): numb
   if (n === 0) return 0;
   const at = Math.min(n - 1, Math.max(0, (p / 100) * (n - 1)));
   const lo = Math.floor(at);
-  const low = selectInPlace(a, lo);
+  const [low, high] = orderStatistics(a, lo, at !== lo);
   if (at === lo) return low;
-  // After selection everything past `lo` is at least a[lo]: the next order statistic is their minimum.
-  let high = Infinity;
-  for (let i = lo + 1; i < n; i++) if (a[i]! < high) high = a[i]!;
   return low + (high - low) * (at - lo);
 }
 

@@ -1,5 +1,5 @@
 import { moments } from './histogram.ts';
-import { selectInPlace } from './image-stats.ts';
+import { orderStatistics } from './image-stats.ts';
 
 /** How the noise level was estimated. */
 export type NoiseModel = 'gaussian' | 'rayleigh' | 'laplacian';
@@ -12,26 +12,31 @@ function looksRayleigh(mean: number, sd: number, skewness: number, magnitude: bo
 }
 
 /**
- * Noise sigma from the background voxels (`background[i] === 1`). MR magnitude backgrounds follow a
- * Rayleigh law, whose maximum-likelihood sigma is sqrt(mean(x²)/2); others are Gaussian around an offset,
- * and a median-absolute-deviation estimate keeps stray structures (labels, ghosts) from inflating it.
+ * Noise sigma from the background voxels (`background[i] === select`, 1 unless told: the object's grown mask
+ * with 0 saves building the background's own). MR magnitude backgrounds follow a Rayleigh law, whose
+ * maximum-likelihood sigma is sqrt(mean(x²)/2); others are Gaussian around an offset, and a
+ * median-absolute-deviation estimate keeps stray structures (labels, ghosts) from inflating it.
  */
 export function backgroundNoise(
   values: Float32Array,
   background: Uint8Array,
   magnitude: boolean,
+  select: 0 | 1 = 1,
 ): { sigma: number; model: NoiseModel; mean: number } {
-  const m = moments(values, background, 1, !magnitude);
+  let m = moments(values, background, select);
+  // The skewness (one more pass) decides only when mean/sd already looks Rayleigh.
+  if (!magnitude && m.sd > 0 && m.mean / m.sd > 1.7 && m.mean / m.sd < 2.15)
+    m = moments(values, background, select, true);
   if (looksRayleigh(m.mean, m.sd, m.skewness, magnitude))
     return { sigma: Math.sqrt(m.meanSquare / 2), model: 'rayleigh', mean: m.mean };
-  // A regular subsample of at most 400 000 voxels keeps the two sorts cheap on large volumes.
+  // A regular subsample of at most 400 000 voxels keeps the two selections cheap on large volumes.
   const step = Math.max(1, Math.floor(m.n / 400_000));
   const picked = new Float32Array(Math.ceil(m.n / step));
   for (let i = 0, seen = 0, k = 0; i < values.length; i++)
-    if (background[i] === 1 && seen++ % step === 0) picked[k++] = values[i]!;
-  const median = picked.length ? selectInPlace(picked, picked.length >> 1) : 0;
+    if (background[i] === select && seen++ % step === 0) picked[k++] = values[i]!;
+  const median = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;
   for (let i = 0; i < picked.length; i++) picked[i] = Math.abs(picked[i]! - median);
-  const mad = picked.length ? selectInPlace(picked, picked.length >> 1) : 0;
+  const mad = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;
   return { sigma: mad > 0 ? mad * 1.4826 : m.sd, model: 'gaussian', mean: m.mean };
 }
 

@@ -30,4 +30,28 @@ describe('percentiles by selection instead of sorting', () => {
     expect(quantile(run, 90)).toBe(sorted(run, 90));
     expect(quantile(run.reverse(), 25)).toBe(sorted(run, 25));
   });
+
+  it('equal the sorted percentile exactly on arrays large enough to be bucketed first', () => {
+    const value = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.double({ min: -1e-300, max: 1e-300, noNaN: true }),
+      fc.integer({ min: -3, max: 3 }),
+      fc.integer({ min: -1024, max: 3071 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 2048, maxLength: 6000 }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (values, p) => {
+          expect(quantile(values, p) === sorted(values, p)).toBe(true);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    // A spike of near-equal values with a few far outliers, as a background's noise with bright labels.
+    const spike = Array.from({ length: 50_000 }, (_, i) =>
+      i % 997 === 0 ? 1e6 + i : Math.fround(1 + (i % 13) * 1e-6),
+    );
+    for (const p of [0, 1, 50, 90, 99.9, 100]) expect(quantile(spike, p)).toBe(sorted(spike, p));
+  });
 });
