@@ -12,6 +12,14 @@ export class UnmeasurableImageError extends Error {
  * Throws UnmeasurableImageError when no value is finite.
  */
 export function finiteValues(values: Float32Array): Float32Array {
+  return finiteWithRange(values).values;
+}
+
+/**
+ * finiteValues with the smallest and largest value of the result, which the scan for non-finite values
+ * finds anyway: the whole-image histogram then needs no pass of its own to find its range.
+ */
+export function finiteWithRange(values: Float32Array): { values: Float32Array; min: number; max: number } {
   let min = Infinity,
     max = -Infinity,
     bad = 0;
@@ -26,13 +34,13 @@ export function finiteValues(values: Float32Array): Float32Array {
   }
   if (values.length === 0 || min > max)
     throw new UnmeasurableImageError('This image holds no finite pixel value, so its quality cannot be measured.');
-  if (bad === 0) return values;
+  if (bad === 0) return { values, min, max };
   const out = new Float32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     out[i] = v - v === 0 ? v : v === Infinity ? max : v === -Infinity ? min : min;
   }
-  return out;
+  return { values: out, min, max };
 }
 
 /** `value` when it is a finite number, else `fallback`: every metric the engine reports is finite. */

@@ -16,7 +16,7 @@ export function histogram(values: Float32Array, mask?: Uint8Array, bins = BINS, 
   const [min, max] = range ?? (mask ? maskedExtent(values, mask) : extent(values));
   const counts = new Uint32Array(bins);
   if (!(max >= min)) return { min: 0, max: 0, counts, total: 0 };
-  const scale = max > min ? (bins - 1) / (max - min) : 0;
+  const scale = binScale(min, max, bins);
   let total = 0;
   if (mask) {
     for (let i = 0; i < values.length; i++) {
@@ -29,6 +29,14 @@ export function histogram(values: Float32Array, mask?: Uint8Array, bins = BINS, 
     total = values.length;
   }
   return { min, max, counts, total };
+}
+
+/**
+ * Bins per unit value of a histogram of `bins` bins over [min, max]: a value v falls in bin
+ * ((v - min) · scale + 0.5) | 0. Exported so a pass that fills several histograms at once bins as histogram does.
+ */
+export function binScale(min: number, max: number, bins = BINS): number {
+  return max > min ? (bins - 1) / (max - min) : 0;
 }
 
 // Two loops rather than one testing for a mask at every voxel: the plain one runs about a third faster.
@@ -103,11 +111,19 @@ export function moments(values: Float32Array, mask: Uint8Array, select: 0 | 1, w
     sum += v;
     sumSq += v * v;
   }
+  const m = momentsOfSums(n, sum, sumSq);
+  let cubes = 0;
+  if (m.sd > 0 && withSkewness)
+    for (let i = 0; i < values.length; i++) if (mask[i] === select) cubes += ((values[i]! - m.mean) / m.sd) ** 3;
+  return { ...m, skewness: n ? cubes / n : 0 };
+}
+
+/**
+ * What moments returns (skewness 0) from the count, sum and sum of squares of values added in scan order,
+ * for a pass that gathers them together with other sums.
+ */
+export function momentsOfSums(n: number, sum: number, sumSq: number) {
   const mean = n ? sum / n : 0;
   const variance = n ? Math.max(0, sumSq / n - mean * mean) : 0;
-  const sd = Math.sqrt(variance);
-  let cubes = 0;
-  if (sd > 0 && withSkewness)
-    for (let i = 0; i < values.length; i++) if (mask[i] === select) cubes += ((values[i]! - mean) / sd) ** 3;
-  return { n, mean, sd, meanSquare: n ? sumSq / n : 0, skewness: n ? cubes / n : 0 };
+  return { n, mean, sd: Math.sqrt(variance), meanSquare: n ? sumSq / n : 0, skewness: 0 };
 }

@@ -2,12 +2,12 @@ import type { ImageVolume } from '../volume.ts';
 import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
 import type { MeasureContext, Measures } from './context.ts';
 import { ctMeasures } from './ct-metrics.ts';
-import { finiteOr, finiteValues } from './finite.ts';
+import { finiteOr, finiteWithRange } from './finite.ts';
 import { histologyMeasures } from './histology-metrics.ts';
 import { modalityFamily, type ModalityFamily } from './modality.ts';
 import { mrMeasures, type MrGiven } from './mr-metrics.ts';
 import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
-import { histogram, moments, percentile, type Histogram } from './histogram.ts';
+import { binScale, histogram, momentsOfSums, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
 import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
 import { gridStride, measurementGrid } from './measurement-grid.ts';
@@ -39,14 +39,11 @@ export interface QualityMetrics {
 }
 
 /**
- * MRIQC's entropy focus criterion over all voxels: 0 for all energy in one voxel, 1 for uniform. The
- * energy is summed exactly; the entropy sum runs over the 4096-bin histogram (bin centres), which
+ * MRIQC's entropy focus criterion over all `n` voxels: 0 for all energy in one voxel, 1 for uniform. The
+ * energy (the sum of squared values about `offset`) is summed exactly, by the caller's pass over the voxels; the entropy sum runs over the 4096-bin histogram (bin centres), which
  * replaces a logarithm per voxel by one per bin at well under 1% error.
  */
-function entropyFocus(values: Float32Array, all: Histogram, offset: number): number {
-  const n = values.length;
-  let energy = 0;
-  for (let i = 0; i < n; i++) energy += (values[i]! - offset) ** 2;
+function entropyFocus(n: number, energy: number, all: Histogram, offset: number): number {
   const norm = Math.sqrt(energy);
   if (norm <= 0 || n < 2) return 0;
   const width = (all.max - all.min) / (all.counts.length - 1 || 1);
@@ -64,29 +61,58 @@ function entropyFocus(values: Float32Array, all: Histogram, offset: number): num
 /**
  * MRIQC's foreground-background energy ratio: median of squared foreground over median of squared
  * background; since squaring is monotonic on magnitudes, that is the squared ratio of median magnitudes.
+ * The background is outside `grown`. Both histograms are filled in one pass, with magnitudes worked out
+ * as they are read (single precision, as an array of them would hold) rather than copied.
  */
 function energyRatio(
   values: Float32Array,
   object: Uint8Array,
-  background: Uint8Array,
+  grown: Uint8Array,
   offset: number,
   all: Histogram,
 ): number {
-  // Magnitudes of non-negative values about 0 are the values themselves: no copy is needed.
-  let magnitude = values;
-  let top = Math.max(0, all.max);
-  if (offset !== 0 || all.min < 0) {
-    magnitude = new Float32Array(values.length);
-    top = 0;
-    for (let i = 0; i < values.length; i++) {
-      const m = Math.abs(values[i]! - offset);
-      magnitude[i] = m;
-      if (m > top) top = m;
-    }
+  // Magnitudes of non-negative values about 0 are the values themselves.
+  const plain = offset === 0 && all.min >= 0;
+  const n = values.length;
+  let top = plain ? Math.max(0, all.max) : 0,
+    low = Infinity,
+    high = -Infinity;
+  for (let i = 0; i < n; i++) {
+    // The foreground's range ends at the largest magnitude before rounding to single precision.
+    const exact = Math.abs(values[i]! - offset);
+    if (exact > top) top = exact;
+    if (grown[i]) continue;
+    const m = plain ? values[i]! : Math.fround(exact);
+    if (m < low) low = m;
+    if (m > high) high = m;
   }
   // The background keeps its own (narrow) binning for precision; the foreground shares the known range.
-  const bg = percentile(histogram(magnitude, background), 50) ** 2;
-  return bg < 1e-3 ? Infinity : percentile(histogram(magnitude, object, undefined, [0, top]), 50) ** 2 / bg;
+  const bins = all.counts.length;
+  const bgCounts = new Uint32Array(bins),
+    fgCounts = new Uint32Array(bins);
+  let bgTotal = 0,
+    fgTotal = 0;
+  if (high >= low) {
+    const bgScale = binScale(low, high, bins),
+      fgScale = binScale(0, top, bins);
+    for (let i = 0; i < n; i++) {
+      const m = plain ? values[i]! : Math.fround(Math.abs(values[i]! - offset));
+      if (!grown[i]) {
+        bgCounts[((m - low) * bgScale + 0.5) | 0]!++;
+        bgTotal++;
+      } else if (object[i]) {
+        fgCounts[(m * fgScale + 0.5) | 0]!++;
+        fgTotal++;
+      }
+    }
+  }
+  const background: Histogram =
+    high >= low
+      ? { min: low, max: high, counts: bgCounts, total: bgTotal }
+      : { min: 0, max: 0, counts: bgCounts, total: 0 };
+  const bg = percentile(background, 50) ** 2;
+  if (bg < 1e-3) return Infinity;
+  return percentile({ min: 0, max: top, counts: fgCounts, total: fgTotal }, 50) ** 2 / bg;
 }
 
 /**
@@ -97,9 +123,10 @@ function energyRatio(
 export function measureQuality(whole: ImageVolume): QualityMetrics {
   const sampled = measurementGrid(whole);
   // NaN and ±Infinity in float images would poison every sum: they are mapped to finite values first.
-  const volume = { ...sampled, data: finiteValues(sampled.data) };
+  const finite = finiteWithRange(sampled.data);
+  const volume = { ...sampled, data: finite.values };
   try {
-    return measureGrid(whole, volume);
+    return measureGrid(whole, volume, [finite.min, finite.max]);
   } finally {
     // The shared smoothing lives for one check: the caller may change the pixels before the next.
     // (Grey values are the volume's own array; a colour image's luminance is a new one each time.)
@@ -107,8 +134,8 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
   }
 }
 
-/** measureQuality's work on the finite measurement grid. */
-function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
+/** measureQuality's work on the finite measurement grid, whose values span `extent` (smallest, largest). */
+function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, number]): QualityMetrics {
   const { width, height } = volume;
   const values = luminance(volume.data, volume.channels);
   const modality = (
@@ -117,45 +144,59 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume): QualityMetrics {
   ).toUpperCase();
   const family = modalityFamily(volume);
   // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
-  const all = histogram(values);
+  // Grey values are the finite grid itself, whose range is known; a colour image's luminance is not.
+  const all = volume.channels === 1 ? histogram(values, undefined, undefined, extent) : histogram(values);
   const { mask: object } = foregroundMask(values, volume.channels === 3, all);
   // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
+  // What is outside `grown` is the background.
   const band = dilate(object, width, height, 2);
   const grown = dilate(band, width, height, 1);
-  const background = new Uint8Array(values.length);
-  let backgroundCount = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (grown[i]) continue;
-    background[i] = 1;
-    backgroundCount++;
-  }
-  const fg = moments(values, object, 1);
   const offset = modality === 'MR' ? 0 : percentile(all, 0.5);
-  const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
-  const magnitude = modality === 'MR' && percentile(all, 0.5) >= 0;
-  const noise = enoughBackground
-    ? backgroundNoise(values, background, magnitude)
-    : { sigma: laplacianNoise(values, width, height), model: 'laplacian' as const, mean: percentile(all, 1) };
-  const sigma = Math.max(noise.sigma, 1e-6);
-  const fgHist = histogram(values, object, undefined, [all.min, all.max]);
-  const span = percentile(fgHist, 99) - percentile(fgHist, 1) || percentile(all, 99.5) - percentile(all, 0.5);
   const [low, high] = volume.storedRange;
-  let clipped = 0;
   // Saturation at the top counts anywhere; the bottom only inside the object, since air at 0 is normal.
   const top = Number.isFinite(high) ? high : Infinity;
   const bottom = Number.isFinite(low) ? low : -Infinity;
+  // One pass for the sums every family needs: the object's moments and histogram (on the whole image's
+  // binning), the background's size, the clipped voxels and the energy about the offset (for EFC). Each sum
+  // is added in scan order, as separate passes would add it, so the results are the same to the bit.
+  const fgCounts = new Uint32Array(all.counts.length);
+  const scale = binScale(all.min, all.max, all.counts.length);
+  let fgN = 0,
+    fgSum = 0,
+    fgSumSq = 0,
+    backgroundCount = 0,
+    clipped = 0,
+    energy = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (v >= top || (v <= bottom && object[i])) clipped++;
+    const inObject = object[i] === 1;
+    if (inObject) {
+      fgN++;
+      fgSum += v;
+      fgSumSq += v * v;
+      fgCounts[((v - all.min) * scale + 0.5) | 0]!++;
+    }
+    if (!grown[i]) backgroundCount++;
+    if (v >= top || (v <= bottom && inObject)) clipped++;
+    energy += (v - offset) ** 2;
   }
+  const fg = momentsOfSums(fgN, fgSum, fgSumSq);
+  const fgHist: Histogram = { min: all.min, max: all.max, counts: fgCounts, total: fgN };
+  const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
+  const magnitude = modality === 'MR' && percentile(all, 0.5) >= 0;
+  const noise = enoughBackground
+    ? backgroundNoise(values, grown, magnitude, 0)
+    : { sigma: laplacianNoise(values, width, height), model: 'laplacian' as const, mean: percentile(all, 1) };
+  const sigma = Math.max(noise.sigma, 1e-6);
+  const span = percentile(fgHist, 99) - percentile(fgHist, 1) || percentile(all, 99.5) - percentile(all, 0.5);
   const pileUp = all.counts[all.counts.length - 1]! / Math.max(1, all.total);
   const range =
     Number.isFinite(high - low) && high > low ? (percentile(all, 99.5) - percentile(all, 0.5)) / (high - low) : 1;
-  const efc = entropyFocus(values, all, offset);
+  const efc = entropyFocus(values.length, energy, all, offset);
   // MR measures its own ghosting on the head (mr-artefacts.ts); the other families keep the plain half-FOV ratio.
   const ghost =
     enoughBackground && family !== 'MR' ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
-  const fber = enoughBackground ? energyRatio(values, object, background, offset, all) : 0;
+  const fber = enoughBackground ? energyRatio(values, object, grown, offset, all) : 0;
   let crop: FullResolutionCrop | undefined;
   const context: MeasureContext = {
     values,
