@@ -19,13 +19,99 @@ export interface HeadMasks {
   headCount: number;
 }
 
-/** Shrinks a mask by `radius` voxels in-plane (the complement of dilating the complement). */
-function erode(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
-  const inverse = new Uint8Array(mask.length);
-  for (let i = 0; i < mask.length; i++) inverse[i] = mask[i] ? 0 : 1;
-  const grown = dilate(inverse, width, height, radius);
-  for (let i = 0; i < grown.length; i++) grown[i] = grown[i] ? 0 : 1;
-  return grown;
+/**
+ * Shrinks a mask by `radius` voxels in-plane: a voxel stays where every voxel of the square within `radius`
+ * that lies in the image is set (the complement of dilating the complement, without building either). Both
+ * passes walk memory in order and look `radius` voxels (rows) ahead for the last unset one. With `keep`,
+ * its set voxels are set in the result too.
+ */
+function erode(mask: Uint8Array, width: number, height: number, radius: number, keep?: Uint8Array): Uint8Array {
+  const plane = width * height;
+  const slices = plane ? Math.floor(mask.length / plane) : 0;
+  const rows = new Uint8Array(mask.length);
+  const out = new Uint8Array(mask.length);
+  for (let base = 0, end = slices * plane; base < end; base += width) {
+    // Position (in the row) of the last unset voxel at or before x + radius.
+    let last = -radius - 1;
+    for (let j = 0; j < radius && j < width; j++) if (!mask[base + j]) last = j;
+    for (let x = 0; x < width; x++) {
+      const j = x + radius;
+      if (j < width && !mask[base + j]) last = j;
+      rows[base + x] = last >= x - radius ? 0 : 1;
+    }
+  }
+  // Columns: the last unset row of every column, looked up `radius` rows ahead.
+  const last = new Int32Array(width);
+  for (let z = 0; z < slices; z++) {
+    const o = z * plane;
+    last.fill(-radius - 1);
+    for (let j = 0; j < radius && j < height; j++)
+      for (let x = 0, r = o + j * width; x < width; x++) if (!rows[r + x]) last[x] = j;
+    for (let y = 0; y < height; y++) {
+      const j = y + radius;
+      const ahead = o + j * width,
+        here = o + y * width,
+        low = y - radius;
+      if (j < height) for (let x = 0; x < width; x++) if (!rows[ahead + x]) last[x] = j;
+      if (keep) for (let x = 0; x < width; x++) out[here + x] = last[x]! >= low ? keep[here + x]! : 1;
+      else for (let x = 0; x < width; x++) out[here + x] = last[x]! >= low ? 0 : 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Fills the 4-connected region of the in-plane voxels p with `grid[o + p] === want` and `mark[p] === 0`
+ * that holds `seed` (such a voxel), setting `mark` to `id`; returns how many voxels it filled. A scanline
+ * fill: each run of a row is marked whole and queued once (as its first and last voxel), then the rows
+ * above and below are searched along it, so no voxel is visited more than a few times. `stack` holds at
+ * least plane + 2 * height numbers (two per run, and a row holds at most width / 2 + 1 runs).
+ */
+function fillRegion(
+  grid: Uint8Array,
+  o: number,
+  want: number,
+  width: number,
+  plane: number,
+  mark: Int32Array,
+  id: number,
+  seed: number,
+  stack: Int32Array,
+): number {
+  let top = 0,
+    filled = 0;
+  // Marks the open run through p, which is open, and queues it.
+  const row0 = seed - (seed % width);
+  let a = seed,
+    b = seed;
+  while (a > row0 && grid[o + a - 1] === want && !mark[a - 1]) a--;
+  while (b < row0 + width - 1 && grid[o + b + 1] === want && !mark[b + 1]) b++;
+  for (let p = a; p <= b; p++) mark[p] = id;
+  stack[top++] = a;
+  stack[top++] = b;
+  while (top > 0) {
+    const last = stack[--top]!,
+      first = stack[--top]!;
+    filled += last - first + 1;
+    const row = first - (first % width);
+    for (let side = 0; side < 2; side++) {
+      const d = side === 0 ? -width : width;
+      if (side === 0 ? row === 0 : row + width >= plane) continue;
+      const start = row + d;
+      for (let q = first + d, end = last + d; q <= end; q++) {
+        if (grid[o + q] !== want || mark[q]) continue;
+        let s = q,
+          e = q;
+        while (s > start && grid[o + s - 1] === want && !mark[s - 1]) s--;
+        while (e < start + width - 1 && grid[o + e + 1] === want && !mark[e + 1]) e++;
+        for (let p = s; p <= e; p++) mark[p] = id;
+        stack[top++] = s;
+        stack[top++] = e;
+        q = e + 1;
+      }
+    }
+  }
+  return filled;
 }
 
 /**
@@ -38,58 +124,28 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
   const slices = plane ? object.length / plane : 0;
   const close = Math.max(1, Math.round(Math.min(width, height) / 64));
   // The closing runs on a frame `close` voxels wide, so an object touching the border is not cut open.
-  const closed = erode(dilate(object, width, height, close), width, height, close);
-  for (let i = 0; i < object.length; i++) if (object[i]) closed[i] = 1;
+  const closed = erode(dilate(object, width, height, close), width, height, close, object);
   const head = new Uint8Array(object.length);
-  const stack = new Int32Array(plane);
+  const stack = new Int32Array(plane + 2 * height + 2);
   const label = new Int32Array(plane);
+  const sizes = new Int32Array(plane + 1);
+  const kept = new Uint8Array(plane);
   const minPiece = Math.max(4, plane * 0.005);
-  const sizes: number[] = [0];
-  const outside = new Uint8Array(plane);
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
-    // Connected pieces of the closed object (4-neighbours), sized in a first pass; the small ones are left out.
+    // Connected pieces of the closed object (4-neighbours), sized; the small ones are left out.
     label.fill(0);
-    sizes.length = 1;
+    let pieces = 0;
     for (let start = 0; start < plane; start++) {
       if (!closed[o + start] || label[start]) continue;
-      const id = sizes.length;
-      let top = 0,
-        size = 0;
-      stack[top++] = start;
-      label[start] = id;
-      while (top > 0) {
-        const p = stack[--top]!;
-        size++;
-        const x = p % width;
-        if (p >= width && closed[o + p - width] && !label[p - width]) {
-          label[p - width] = id;
-          stack[top++] = p - width;
-        }
-        if (p < plane - width && closed[o + p + width] && !label[p + width]) {
-          label[p + width] = id;
-          stack[top++] = p + width;
-        }
-        if (x > 0 && closed[o + p - 1] && !label[p - 1]) {
-          label[p - 1] = id;
-          stack[top++] = p - 1;
-        }
-        if (x < width - 1 && closed[o + p + 1] && !label[p + 1]) {
-          label[p + 1] = id;
-          stack[top++] = p + 1;
-        }
-      }
-      sizes.push(size);
+      pieces++;
+      sizes[pieces] = fillRegion(closed, o, 1, width, plane, label, pieces, start, stack);
     }
-    for (let p = 0; p < plane; p++) if (label[p] && sizes[label[p]!]! >= minPiece) head[o + p] = 1;
-    // Fill: what the border reaches through non-head voxels is outside; the rest is head.
-    outside.fill(0);
-    let top = 0;
+    for (let p = 0; p < plane; p++) kept[p] = label[p] && sizes[label[p]!]! >= minPiece ? 1 : 0;
+    // Fill: what the border reaches through voxels of no kept piece is outside; the rest is head.
+    label.fill(0);
     const seed = (p: number) => {
-      if (!head[o + p] && !outside[p]) {
-        outside[p] = 1;
-        stack[top++] = p;
-      }
+      if (!kept[p] && !label[p]) fillRegion(kept, 0, 0, width, plane, label, 1, p, stack);
     };
     for (let x = 0; x < width; x++) {
       seed(x);
@@ -99,15 +155,7 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
       seed(y * width);
       seed(y * width + width - 1);
     }
-    while (top > 0) {
-      const p = stack[--top]!;
-      const x = p % width;
-      if (p >= width) seed(p - width);
-      if (p < plane - width) seed(p + width);
-      if (x > 0) seed(p - 1);
-      if (x < width - 1) seed(p + 1);
-    }
-    for (let p = 0; p < plane; p++) if (!outside[p]) head[o + p] = 1;
+    for (let p = 0; p < plane; p++) head[o + p] = label[p] ? 0 : 1;
   }
   const grown = dilate(head, width, height, margin);
   const air = new Uint8Array(object.length);
@@ -123,28 +171,23 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
 }
 
 /**
- * Calls `visit(i, j)` for every voxel i of every slice and the voxel j `shift` voxels on along `axis`
- * (wrapping round) in the same slice; loops by row so no voxel's coordinates are divided out.
+ * The pairs of voxels i and j, `shift` voxels on from i along `axis` (wrapping round) in the same slice, of
+ * one slice as runs along which both advance by one voxel: [i, j, length] triples in the order of i, row by
+ * row, so sums over them add up in the order of a walk over the voxels, with no coordinates divided out.
  */
-function eachShifted(
-  length: number,
-  axis: PhaseAxis,
-  width: number,
-  height: number,
-  shift: number,
-  visit: (i: number, j: number) => void,
-): void {
-  const plane = width * height;
-  for (let o = 0; o + plane <= length; o += plane)
-    for (let y = 0; y < height; y++) {
-      const row = o + y * width;
-      if (axis === 'x') {
-        for (let x = 0; x < width; x++) visit(row + x, row + ((x + shift) % width));
-      } else {
-        const to = o + ((y + shift) % height) * width;
-        for (let x = 0; x < width; x++) visit(row + x, to + x);
-      }
+function shiftedRuns(axis: PhaseAxis, width: number, height: number, shift: number): Int32Array {
+  const runs = new Int32Array(height * (axis === 'x' ? 6 : 3));
+  for (let y = 0, k = 0; y < height; y++) {
+    const row = y * width;
+    if (axis === 'x') {
+      runs.set([row, row + shift, width - shift, row + width - shift, row, shift], k);
+      k += 6;
+    } else {
+      runs.set([row, ((y + shift) % height) * width, width], k);
+      k += 3;
     }
+  }
+  return runs;
 }
 
 /**
@@ -163,13 +206,20 @@ function headCorrelation(
     aa = 0,
     bb = 0,
     pairs = 0;
-  eachShifted(detail.length, axis, width, height, shift, (i, j) => {
-    if (!head[i] || !head[j]) return;
-    ab += detail[i]! * detail[j]!;
-    aa += detail[i]! * detail[i]!;
-    bb += detail[j]! * detail[j]!;
-    pairs++;
-  });
+  const plane = width * height;
+  const runs = shiftedRuns(axis, width, height, shift);
+  for (let o = 0; o + plane <= detail.length; o += plane)
+    for (let k = 0; k < runs.length; k += 3) {
+      const di = runs[k]! - runs[k + 1]!;
+      for (let j = o + runs[k + 1]!, end = j + runs[k + 2]!; j < end; j++) {
+        const i = j + di;
+        if (!head[i] || !head[j]) continue;
+        ab += detail[i]! * detail[j]!;
+        aa += detail[i]! * detail[i]!;
+        bb += detail[j]! * detail[j]!;
+        pairs++;
+      }
+    }
   return pairs >= 256 && aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : undefined;
 }
 
@@ -203,18 +253,25 @@ function ghostAlong(
     restN = 0,
     ab = 0,
     bb = 0;
-  eachShifted(values.length, axis, width, height, (axis === 'x' ? width : height) >> 1, (i, j) => {
-    if (!masks.air[i]) return;
-    if (!masks.head[j]) {
-      restSum += values[i]!;
-      restN++;
-      return;
+  const plane = width * height;
+  const runs = shiftedRuns(axis, width, height, (axis === 'x' ? width : height) >> 1);
+  for (let o = 0; o + plane <= values.length; o += plane)
+    for (let k = 0; k < runs.length; k += 3) {
+      const di = runs[k]! - runs[k + 1]!;
+      for (let j = o + runs[k + 1]!, end = j + runs[k + 2]!; j < end; j++) {
+        const i = j + di;
+        if (!masks.air[i]) continue;
+        if (!masks.head[j]) {
+          restSum += values[i]!;
+          restN++;
+          continue;
+        }
+        ghostSum += values[i]!;
+        ghostN++;
+        ab += detail[i]! * detail[j]!;
+        bb += detail[j]! * detail[j]!;
+      }
     }
-    ghostSum += values[i]!;
-    ghostN++;
-    ab += detail[i]! * detail[j]!;
-    bb += detail[j]! * detail[j]!;
-  });
   const enough = Math.max(MIN_REGION, values.length * 0.01);
   if (ghostN >= enough && restN >= enough) {
     // Signed, as MRIQC's: a clean image scatters about 0, so a cohort of clean images has a spread to compare with.
