@@ -25,6 +25,64 @@ function medianOf(values: number[]): number {
   return sorted[sorted.length >> 1]!;
 }
 
+/** Where each voxel of a slice falls among the line and ring bins: the same for every image of one size. */
+interface BinGeometry {
+  width: number;
+  height: number;
+  diag: number;
+  /** Per angle, each voxel's line bin within the angle (distance across · 8 + segment along). */
+  line: Uint16Array;
+  /** Each voxel's ring bin (radius · 16 + sector), -1 beyond the ring limit. */
+  ring: Int32Array;
+}
+
+let geometryCache: BinGeometry | undefined;
+
+/**
+ * The bins' geometry for one slice size, kept for the next image (a batch is usually of one size): 36
+ * angles of 2-byte bins, 4.7 MB for the 256×256 grid. Each bin is worked out by the very expressions the
+ * line search once evaluated voxel by voxel, so the bins, and their sums, are the same to the bit; per image
+ * only the additions remain.
+ */
+function binGeometry(width: number, height: number): BinGeometry {
+  if (geometryCache && geometryCache.width === width && geometryCache.height === height) return geometryCache;
+  const cx = (width - 1) / 2,
+    cy = (height - 1) / 2;
+  const diag = Math.ceil(Math.hypot(width, height)) + 1;
+  const centre = diag / 2,
+    segment = diag / SEGMENTS;
+  // No clamp: |dx·cos + dy·sin| is at most half the slice's diagonal, hypot(w-1, h-1) / 2, under
+  // (diag - 1) / 2, so the distance across rounds within 0…diag-1 and the distance along, divided by
+  // diag / 8, floors within 0…7.
+  const line = new Uint16Array(ANGLES * width * height);
+  for (let a = 0; a < ANGLES; a++) {
+    const ca = Math.cos((Math.PI * a) / ANGLES),
+      sa = Math.sin((Math.PI * a) / ANGLES);
+    for (let y = 0, k = a * width * height; y < height; y++)
+      for (let x = 0; x < width; x++, k++) {
+        const dx = x - cx,
+          dy = y - cy;
+        const t = Math.round(dx * ca + dy * sa + centre);
+        const along = Math.floor((-dx * sa + dy * ca + centre) / segment);
+        line[k] = t * SEGMENTS + along;
+      }
+  }
+  const ringLimit = 0.45 * Math.min(width, height);
+  const ring = new Int32Array(width * height).fill(-1);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const dx = x - cx,
+        dy = y - cy;
+      const rad = Math.min(diag - 1, Math.round(Math.hypot(dx, dy)));
+      // The edge of the reconstruction circle (at half the matrix) is a centred circle on every scan.
+      if (rad >= ringLimit) continue;
+      const sector = Math.min(15, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 16));
+      ring[y * width + x] = rad * 16 + sector;
+    }
+  geometryCache = { width, height, diag, line, ring };
+  return geometryCache;
+}
+
 /**
  * Streaks and rings, in HU, from the high-pass residual of homogeneous tissue (clipped at ±150 HU). A streak
  * is a straight line whose residual keeps one sign all along it; a ring is a circle about the centre (the
@@ -41,66 +99,50 @@ export function lineScores(
   width: number,
   height: number,
 ) {
-  const slices = residual.length / (width * height);
-  const cx = (width - 1) / 2,
-    cy = (height - 1) / 2;
-  const diag = Math.ceil(Math.hypot(width, height)) + 1;
+  const plane = width * height;
+  const slices = residual.length / plane;
+  const { diag, ring, line: lineBins } = binGeometry(width, height);
   const lineSum = new Float64Array(ANGLES * diag * SEGMENTS);
   const lineN = new Uint32Array(lineSum.length);
   const ringSum = new Float64Array(diag * 16);
   const ringN = new Uint32Array(ringSum.length);
-  const cos = Array.from({ length: ANGLES }, (_, a) => Math.cos((Math.PI * a) / ANGLES));
-  const sin = Array.from({ length: ANGLES }, (_, a) => Math.sin((Math.PI * a) / ANGLES));
-  const segment = diag / SEGMENTS;
-  const ringLimit = 0.45 * Math.min(width, height);
   // Four slices at most: the line sums cost 36 passes per voxel.
   const zStep = Math.max(1, Math.ceil(slices / 4));
-  // The voxels the lines are judged on, gathered first: the sums then run one angle at a time, each angle's
-  // bins (a few kilobytes) staying in cache, where one voxel at a time touched 36 bins far apart. Every bin
-  // still adds its voxels in scan order, so the sums are the same to the bit.
+  // The voxels the lines are judged on, gathered first (their place in the slice and clipped residual): the
+  // sums then run one angle at a time, each angle's bins (a few kilobytes) staying in cache, where one voxel
+  // at a time touched 36 bins far apart. Every bin still adds its voxels in scan order, so the sums are the
+  // same to the bit.
   let lineVoxels = 0;
   for (let z = 0; z < slices; z += zStep)
-    for (let i = z * width * height, end = i + width * height; i < end; i++) if (keep[i]) lineVoxels++;
-  const ox = new Float64Array(lineVoxels),
-    oy = new Float64Array(lineVoxels),
+    for (let i = z * plane, end = i + plane; i < end; i++) if (keep[i]) lineVoxels++;
+  const at = new Int32Array(lineVoxels),
     clipped = new Float64Array(lineVoxels);
   let v = 0;
   for (let z = 0; z < slices; z += zStep) {
-    const o = z * width * height;
+    const o = z * plane;
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const i = o + y * width + x;
-        if (!ringKeep[i] && !keep[i]) continue;
+        const inRing = ringKeep[i]!,
+          inLine = keep[i]!;
+        if (!inRing && !inLine) continue;
         const r = Math.max(-150, Math.min(150, residual[i]!));
-        const dx = x - cx,
-          dy = y - cy;
-        // The edge of the reconstruction circle (at half the matrix) is a centred circle on every scan.
-        if (ringKeep[i]) {
-          const rad = Math.min(diag - 1, Math.round(Math.hypot(dx, dy)));
-          if (rad < ringLimit) {
-            const sector = Math.min(15, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 16));
-            ringSum[rad * 16 + sector]! += r;
-            ringN[rad * 16 + sector]!++;
-          }
+        const bin = inRing ? ring[y * width + x]! : -1;
+        if (bin >= 0) {
+          ringSum[bin]! += r;
+          ringN[bin]!++;
         }
-        if (!keep[i]) continue;
-        ox[v] = dx;
-        oy[v] = dy;
+        if (!inLine) continue;
+        at[v] = y * width + x;
         clipped[v++] = r;
       }
     }
   }
-  const centre = diag / 2;
   for (let a = 0; a < ANGLES; a++) {
-    const ca = cos[a]!,
-      sa = sin[a]!,
-      base = a * diag;
+    const base = a * diag * SEGMENTS,
+      bins = lineBins.subarray(a * plane, (a + 1) * plane);
     for (let p = 0; p < lineVoxels; p++) {
-      const dx = ox[p]!,
-        dy = oy[p]!;
-      const t = Math.min(diag - 1, Math.max(0, Math.round(dx * ca + dy * sa + centre)));
-      const along = Math.min(SEGMENTS - 1, Math.max(0, Math.floor((-dx * sa + dy * ca + centre) / segment)));
-      const k = (base + t) * SEGMENTS + along;
+      const k = base + bins[at[p]!]!;
       lineSum[k]! += clipped[p]!;
       lineN[k]!++;
     }
