@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { quantile } from '../../server/imaging/metrics/image-stats.ts';
 import type { ModalityFamily } from '../../server/imaging/metrics/modality.ts';
 import { measureQuality } from '../../server/imaging/metrics/quality-metrics.ts';
-import { DETECTORS, type DetectorLimits, type QcModel } from '../../server/imaging/qc-detectors.ts';
+import { DETECTORS, judges, type DetectorLimits, type QcModel } from '../../server/imaging/qc-detectors.ts';
 import { QC_MODEL } from '../../server/imaging/qc-model.ts';
 import { fitConfidence } from './calibrate.ts';
 import { FAMILIES, syntheticSplit, type Sample } from './corpus.ts';
@@ -19,6 +19,8 @@ export interface Row {
   family: ModalityFamily;
   kind: Sample['kind'];
   strength?: Sample['strength'];
+  /** The DICOM modality, upper case: some detectors judge part of a family only. */
+  modality: string;
   measures: Record<string, number>;
 }
 
@@ -43,13 +45,14 @@ function fitLimits(clean: number[], strong: number[]): DetectorLimits {
 /** The worst detector score of a measured image under given limits (as assessQuality computes it). */
 export function worstScore(
   family: ModalityFamily,
+  modality: string,
   measures: Record<string, number>,
   limits: Record<string, DetectorLimits>,
 ) {
   let worst = -4;
   for (const d of DETECTORS[family]) {
     const l = limits[d.id];
-    if (!l || measures[d.measure] === undefined) continue;
+    if (!l || !judges(d, modality) || measures[d.measure] === undefined) continue;
     const x = oriented(d.direction, measures[d.measure]!);
     worst = Math.max(worst, Math.min(4, Math.max(-4, (x - l.review) / Math.max(1e-9, Math.abs(l.review - l.center)))));
   }
@@ -105,7 +108,7 @@ export function familyConfidence(
     );
     for (const r of mine.filter((_, i) => i % FOLDS === fold))
       if (r.kind === 'clean' || r.strength === 'strong')
-        judged.push({ worst: worstScore(family, r.measures, limits), clean: r.kind === 'clean' });
+        judged.push({ worst: worstScore(family, r.modality, r.measures, limits), clean: r.kind === 'clean' });
   }
   const passed = judged.filter((j) => j.worst < 0);
   const flagged = judged.filter((j) => j.worst >= 0);
@@ -127,7 +130,8 @@ async function main() {
   const rows: Row[] = [];
   const started = performance.now();
   for (const s of syntheticSplit(TRAIN.seed, TRAIN_SETTINGS, TRAIN.size, only.length ? only : FAMILIES)) {
-    rows.push({ family: s.family, kind: s.kind, strength: s.strength, measures: measureQuality(s.volume).measures });
+    const m = measureQuality(s.volume);
+    rows.push({ family: s.family, kind: s.kind, strength: s.strength, modality: m.modality, measures: m.measures });
     if (rows.length % 200 === 0)
       console.log(`${rows.length} images measured (${((performance.now() - started) / 1000).toFixed(0)} s)`);
   }

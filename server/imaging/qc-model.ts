@@ -158,13 +158,18 @@ export const QC_MODEL: QcModel = {
           center: -0.90639,
         },
         'xr-noise': {
-          review: 0.050975,
-          fail: 0.068291,
-          center: 0.0066499,
+          review: 0.090038,
+          fail: 0.12603,
+          center: 0.012074,
         },
         'xr-blur': {
           review: 2.0387,
           fail: 2.4466,
+          center: 1.0782,
+        },
+        'xr-fluoro-blur': {
+          review: 3.75,
+          fail: 3.75,
           center: 1.0782,
         },
       },
@@ -250,6 +255,11 @@ export const QC_MODEL: QcModel = {
           review: 2.1914,
           fail: 2.4427,
           center: 1.2706,
+        },
+        'nm-smoothed': {
+          review: 3.0388,
+          fail: 3.8891,
+          center: 1.1523,
         },
         'nm-clipping': {
           review: 0.13583,

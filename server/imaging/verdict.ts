@@ -1,6 +1,6 @@
 import { clamp, finiteOr } from './metrics/finite.ts';
 import type { QualityMetrics } from './metrics/quality-metrics.ts';
-import { type ConfidenceStep, DETECTORS, formatMeasure, MEASURE_LABELS, type QcModel } from './qc-detectors.ts';
+import { type ConfidenceStep, DETECTORS, formatMeasure, judges, MEASURE_LABELS, type QcModel } from './qc-detectors.ts';
 import { QC_MODEL } from './qc-model.ts';
 
 /** The outcome of a check. */
@@ -63,7 +63,8 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
   let worst = -4;
   for (const d of DETECTORS[m.family]) {
     const limits = params.limits[d.id];
-    if (!limits) continue;
+    // A detector for part of the family (fluoroscopy, radiographs) leaves the other part's images alone.
+    if (!limits || !judges(d, m.modality)) continue;
     const bound = `${d.direction === 'high' ? '≤' : '≥'} ${formatMeasure(d.measure, Math.abs(limits.review))}`;
     expected.set(d.measure, [...(expected.get(d.measure) ?? []), bound]);
     // A measurement the image does not allow (no background to see a ghost in) is passed over, not judged as 0.

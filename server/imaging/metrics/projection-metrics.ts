@@ -11,6 +11,7 @@ import {
   selectInPlace,
 } from './image-stats.ts';
 import { histogram, otsuThreshold } from './histogram.ts';
+import { noiseGrain } from './noise-grain.ts';
 
 /** The stored range to normalise against: the type's, or the image's own when the type is unbounded. */
 function rangeOf(c: MeasureContext): [number, number] {
@@ -289,7 +290,7 @@ function radiographEdgeWidth(c: MeasureContext, field: Uint8Array): number {
 /**
  * Projection radiography (CR, DX, MG, XA…): exposure as the median of the collimated field within the
  * stored range (inverted for MONOCHROME1), saturation at the top of the range, dynamic range used by the
- * field, noise relative to the field's contrast, and blur.
+ * field, noise relative to the field's median signal, and blur.
  */
 export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
@@ -306,11 +307,15 @@ export function projectionMeasures(c: MeasureContext): Measures {
   const level = (p50 - low) / (high - low);
   const saturated = Math.max(saturatedInside(values, width, height, high), saturatedInField(values, width, height));
   const noiseSd = robustNoise(values, width, height, mask);
+  // Quantum mottle is judged against the signal it rides on, as displayed above black: its SD relative to the
+  // signal is 1/√(quanta per pixel), which the dose sets. Against the field's contrast instead, an image with a
+  // wide range (a bright airway beside soft tissue) hides noise that would be plain on a narrower one.
+  const signal = c.invert ? high - p50 : p50 - low;
   return {
     exposure: c.invert ? 1 - level : level,
     saturation: saturated,
     dynamic_range: (p99 - p1) / (high - low),
-    noise: p99 > p1 ? noiseSd / (p99 - p1) : 0,
+    noise: signal > 0 ? noiseSd / signal : 0,
     edge_width: radiographEdgeWidth(c, mask),
   };
 }
@@ -368,7 +373,8 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
 
 /**
  * PET and NM: counts-based noise as the coefficient of variation of the quieter half of blocks in the
- * uptake region (Poisson noise is 1/√counts), blur and clipping of the hottest voxels.
+ * uptake region (Poisson noise is 1/√counts), blur, the grain of the counts noise, and clipping of the
+ * hottest voxels.
  */
 export function nuclearMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
@@ -382,6 +388,11 @@ export function nuclearMeasures(c: MeasureContext): Measures {
   for (let k = 0; k < blocks.count; k++)
     if (blocks.inside[k] === 1 && blocks.mean[k]! > 0) ratios.push(blocks.sd[k]! / blocks.mean[k]!);
   const edge = edgeWidth(values, width, height, object) * c.stride;
+  // A gamma camera counts each pixel's events apart, so a planar frame's noise is white (Poisson), and a
+  // reconstruction's is as wide as its filter, however smooth or sharp the anatomy: blur added after
+  // acquisition widens the grain as it widens the edges. A planar frame's edges are wide by nature (the
+  // collimator's resolution falls with depth) and a 3 px blur barely shows in them; it shows in the grain.
+  const grain = noiseGrain(values, width, height, object);
   return {
     counts_cv: ratios.length ? quantile(ratios, 50) : 0,
     edge_width: edge,
@@ -389,5 +400,6 @@ export function nuclearMeasures(c: MeasureContext): Measures {
     // than a planar frame's, whose edges are wide by nature (the gamma camera's resolution falls with depth).
     ...(c.planar ? {} : { recon_edge_width: edge }),
     clipped: pileUp(values, object),
+    ...(grain === undefined ? {} : { noise_grain: grain * c.stride }),
   };
 }

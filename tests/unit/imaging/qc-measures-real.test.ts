@@ -7,6 +7,7 @@ import type { ModalityFamily } from '../../../server/imaging/metrics/modality.ts
 import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.ts';
 import { DETECTORS } from '../../../server/imaging/qc-detectors.ts';
 import { QC_MODEL } from '../../../server/imaging/qc-model.ts';
+import { assessQuality } from '../../../server/imaging/verdict.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
 
 const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
@@ -131,6 +132,22 @@ describe('the measures that find strong degradations, on Debian’s example imag
       expect(asRecon.recon_edge_width).toBe(asRecon.edge_width);
       expect(asRecon.recon_edge_width).toBeGreaterThan(reviewLimit('NM', 'nm-recon-blur'));
     }
+  });
+
+  it('NM: a planar frame blurred after acquisition is found by the grain of its counts noise', async () => {
+    // Its edges are wide (5.5 px) and a 3 px blur barely widens them; the noise's grain widens with the blur.
+    const planar = await real(`${PYDICOM}/JPEG2000.dcm`);
+    const limit = reviewLimit('NM', 'nm-smoothed');
+    // Compressed 2097:1, its finest noise is under one count: no grain to read, and nothing flagged for it.
+    expect(measure(planar, 'noise_grain')).toBeUndefined();
+    expect(assessQuality(measureQuality(planar)).verdict).toBe('pass');
+    // Its 76:1 JPEG copy keeps its counts noise, of a fine grain.
+    expect(measure(await real(`${PYDICOM}/JPEG-lossy.dcm`), 'noise_grain')).toBeLessThan(limit);
+    const blurred = degrade(planar, 'NM', 'blur', 'strong', rng(2));
+    expect(measure(blurred, 'edge_width')).toBeLessThan(reviewLimit('NM', 'nm-blur'));
+    expect(measure(blurred, 'noise_grain')).toBeGreaterThan(limit);
+    // Noise added after acquisition makes the grain finer, not wider.
+    expect(measure(degrade(planar, 'NM', 'noise', 'strong', rng(2)), 'noise_grain')).toBeLessThan(limit);
   });
 
   it('MR contrast squeezed after acquisition: the tissue varies less than the background noise', async () => {

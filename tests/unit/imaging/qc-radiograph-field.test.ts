@@ -123,6 +123,42 @@ describe('GDCM’s clinical XA example (an image-intensifier run)', { timeout: 6
       expect(issues(under)).toMatch(/Under-exposed/);
     },
   );
+
+  it.skipIf(!existsSync(XA))(
+    'is judged for sharpness as fluoroscopy: not called unsharp, while its strong blur and motion are',
+    async () => {
+      const clean = await decodeImage(new Uint8Array(readFileSync(XA)), '.dcm');
+      const edge = measureQuality(clean).measures.edge_width!;
+      const radiographLimit = QC_MODEL.families.XR.limits['xr-blur']!.review;
+      const fluoroscopyLimit = QC_MODEL.families.XR.limits['xr-fluoro-blur']!.review;
+      // Wider than a radiograph may be, within what a fluoroscopy frame may be.
+      expect(edge).toBeGreaterThan(radiographLimit);
+      expect(edge).toBeLessThan(fluoroscopyLimit);
+      expect(assessQuality(measureQuality(clean)).verdict).toBe('pass');
+      // The same pixels as a radiograph (DX) would be flagged: the limit is the modality's, not the file's.
+      expect(issues({ ...clean, modality: 'DX' })).toMatch(/Unsharp image/);
+      for (const kind of ['blur', 'motion'] as const)
+        expect(issues(degrade(clean, 'XR', kind, 'strong', rng(5)))).toMatch(/Unsharp image/);
+    },
+  );
+
+  it.skipIf(!existsSync(XA))('finds noise added at a fifth of the anatomy’s spread (SD)', async () => {
+    const clean = await decodeImage(new Uint8Array(readFileSync(XA)), '.dcm');
+    // Against the field's whole range (a bright airway beside soft tissue) this noise read 4.7% and passed.
+    const r = rng(9);
+    let mean = 0;
+    for (const v of clean.data) mean += v;
+    mean /= clean.data.length;
+    let sd = 0;
+    for (const v of clean.data) sd += (v - mean) ** 2;
+    sd = Math.sqrt(sd / clean.data.length);
+    const noisy = {
+      ...clean,
+      data: clean.data.map((v) => Math.min(255, Math.max(0, Math.round(v + 0.2 * sd * r.normal())))),
+    };
+    expect(issues(clean)).not.toMatch(/Noisy/);
+    expect(issues(noisy)).toMatch(/Noisy/);
+  });
 });
 
 describe('the sharpness of a radiograph larger than the measurement grid', { timeout: 60_000 }, () => {
