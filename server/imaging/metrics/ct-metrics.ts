@@ -1,22 +1,15 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { blockStats, edgeWidth, pick, quantile, quantileInPlace } from './image-stats.ts';
+import { edgeWidth, quantileInPlace } from './image-stats.ts';
 import { dilate } from './mask.ts';
 import { metalStreaks } from './ct-metal.ts';
 import { smoothedOnce } from './sharpness.ts';
 
 const SOFT: [number, number] = [-150, 250];
+/** Side of the blocks whose SD is the noise. */
+const BLOCK = 8;
 
 const ANGLES = 36;
 const SEGMENTS = 8;
-
-/** The values where `mask` is set, as doubles (for a percentile by selection). */
-function selected(values: Float32Array, mask: Uint8Array): Float64Array {
-  let count = 0;
-  for (let i = 0; i < mask.length; i++) if (mask[i]) count++;
-  const out = new Float64Array(count);
-  for (let i = 0, k = 0; i < mask.length; i++) if (mask[i]) out[k++] = values[i]!;
-  return out;
-}
 
 /** The median of the finite entries, 0 for none. */
 function medianOf(values: number[]): number {
@@ -138,13 +131,33 @@ export function lineScores(
       }
     }
   }
-  for (let a = 0; a < ANGLES; a++) {
-    const base = a * diag * SEGMENTS,
-      bins = lineBins.subarray(a * plane, (a + 1) * plane);
+  // Four angles at a time: neighbouring voxels mostly fall in the same bin of one angle, so each addition
+  // waits for the one before; four angles' bins are four independent chains.
+  const stride = diag * SEGMENTS;
+  for (let a = 0; a < ANGLES; a += 4) {
+    const b0 = a * stride,
+      b1 = b0 + stride,
+      b2 = b1 + stride,
+      b3 = b2 + stride;
+    const t0 = lineBins.subarray(a * plane, (a + 1) * plane),
+      t1 = lineBins.subarray((a + 1) * plane, (a + 2) * plane),
+      t2 = lineBins.subarray((a + 2) * plane, (a + 3) * plane),
+      t3 = lineBins.subarray((a + 3) * plane, (a + 4) * plane);
     for (let p = 0; p < lineVoxels; p++) {
-      const k = base + bins[at[p]!]!;
-      lineSum[k]! += clipped[p]!;
-      lineN[k]!++;
+      const i = at[p]!,
+        r = clipped[p]!;
+      const k0 = b0 + t0[i]!,
+        k1 = b1 + t1[i]!,
+        k2 = b2 + t2[i]!,
+        k3 = b3 + t3[i]!;
+      lineSum[k0]! += r;
+      lineSum[k1]! += r;
+      lineSum[k2]! += r;
+      lineSum[k3]! += r;
+      lineN[k0]!++;
+      lineN[k1]!++;
+      lineN[k2]!++;
+      lineN[k3]!++;
     }
   }
   // Each line's amplitude is the median of its pieces' means (sorted by insertion in a small buffer, the
@@ -225,93 +238,141 @@ function ringProminence(sum: Float64Array, n: Uint32Array): number {
 export function ctMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const n = values.length;
+  const plane = width * height;
+  const slices = plane ? Math.floor(n / plane) : 0;
+  const [, high] = c.storedRange;
   // Tissue classes are told on the smoothed image: in a very noisy one, raw values stray out of their class.
   // The same sigma-1 smoothing as the sharpness measures', computed once per check.
   const smooth = smoothedOnce(values, width, height);
+  // One pass for every voxel-wise quantity: the classes, the residual, the masks the dilations start from,
+  // the clipping counts and the clamped image for the edge width, and the 8×8 blocks' sums (each block adds
+  // its voxels row by row, as a block at a time would).
   const soft = new Uint8Array(n),
-    air = new Uint8Array(n),
     body = new Uint8Array(n),
-    fat = new Uint8Array(n);
+    notSoft = new Uint8Array(n),
+    notAir = new Uint8Array(n);
+  const residual = new Float32Array(n),
+    clamped = new Float32Array(n);
   let softN = 0,
     airN = 0,
-    bodyN = 0;
-  for (let i = 0; i < n; i++) {
-    const v = smooth[i]!;
-    if (v >= SOFT[0] && v <= SOFT[1]) {
-      soft[i] = 1;
-      softN++;
+    bodyN = 0,
+    fatN = 0,
+    atLimit = 0,
+    atTop = 0,
+    max = -Infinity;
+  const bx = Math.floor(width / BLOCK),
+    by = Math.floor(height / BLOCK);
+  const blockSum = new Float64Array(bx),
+    blockSq = new Float64Array(bx),
+    blockSoft = new Int32Array(bx),
+    blockAir = new Int32Array(bx);
+  const softSd: number[] = [],
+    airSd: number[] = [];
+  for (let z = 0; z < slices; z++)
+    for (let y = 0; y < height; y++) {
+      const inBlocks = y < by * BLOCK;
+      if (y % BLOCK === 0) {
+        blockSum.fill(0);
+        blockSq.fill(0);
+        blockSoft.fill(0);
+        blockAir.fill(0);
+      }
+      for (let x = 0, i = z * plane + y * width; x < width; x++, i++) {
+        const v = smooth[i]!,
+          raw = values[i]!;
+        const isSoft = v >= SOFT[0] && v <= SOFT[1];
+        // Below -1100 is padding outside the reconstructed circle, not air.
+        const isAir = v >= -1100 && v <= -400;
+        if (isSoft) {
+          soft[i] = 1;
+          softN++;
+        }
+        if (isAir) airN++;
+        if (v > -500) {
+          body[i] = 1;
+          bodyN++;
+          if (raw >= high || raw >= 3071) atLimit++;
+        }
+        if (v >= -150 && v <= -50) fatN++;
+        // The brightest value and how many body voxels hold it, counted as the maximum rises.
+        if (raw > max) {
+          max = raw;
+          atTop = v > -500 ? 1 : 0;
+        } else if (raw === max && v > -500) atTop++;
+        residual[i] = raw - v;
+        // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values
+        // keep them out.
+        notSoft[i] = isSoft && raw > -300 && raw < 400 ? 0 : 1;
+        // Homogeneous air, for the rings that run through the air around the body.
+        notAir[i] = isAir && v <= -700 && raw > -1150 && raw < -650 ? 0 : 1;
+        clamped[i] = Math.max(-1000, Math.min(1000, raw));
+        if (inBlocks && x < bx * BLOCK) {
+          const b = (x / BLOCK) | 0;
+          blockSum[b]! += raw;
+          blockSq[b]! += raw * raw;
+          if (isSoft) blockSoft[b]!++;
+          if (isAir) blockAir[b]!++;
+        }
+      }
+      if (inBlocks && y % BLOCK === BLOCK - 1)
+        for (let b = 0; b < bx; b++) {
+          const sum = blockSum[b]!,
+            cells = BLOCK * BLOCK;
+          const sd = Math.sqrt(Math.max(0, blockSq[b]! / cells - (sum / cells) ** 2) * (cells / (cells - 1)));
+          if (!(sd > 0)) continue;
+          if (blockSoft[b] === cells) softSd.push(sd);
+          if (blockAir[b] === cells) airSd.push(sd);
+        }
     }
-    // Below -1100 is padding outside the reconstructed circle, not air.
-    if (v >= -1100 && v <= -400) {
-      air[i] = 1;
-      airN++;
-    }
-    if (v > -500) {
-      body[i] = 1;
-      bodyN++;
-    }
-    if (v >= -150 && v <= -50) fat[i] = 1;
-  }
-  const blocks = blockStats(values, width, height, 8, soft);
-  const airBlocks = blockStats(values, width, height, 8, air);
-  const softSd = pick(blocks.sd, (k) => blocks.inside[k] === 1 && blocks.sd[k]! > 0);
-  const airSd = pick(airBlocks.sd, (k) => airBlocks.inside[k] === 1 && airBlocks.sd[k]! > 0);
   // The quietest quarter of whole blocks is homogeneous tissue; edges and structure only raise a block's SD.
-  const noise = softSd.length >= 4 ? quantile(softSd, 25) : airSd.length >= 4 ? quantile(airSd, 25) : 0;
+  const noise =
+    softSd.length >= 4
+      ? quantileInPlace(Float64Array.from(softSd), 25)
+      : airSd.length >= 4
+        ? quantileInPlace(Float64Array.from(airSd), 25)
+        : 0;
+  // The classes' values, in scan order, for their percentiles by selection.
+  const airValues = new Float64Array(airN),
+    softValues = new Float64Array(softN),
+    fatValues = new Float64Array(fatN);
+  for (let i = 0, ka = 0, ks = 0, kf = 0; i < n; i++) {
+    const v = smooth[i]!;
+    if (v >= SOFT[0] && v <= SOFT[1]) softValues[ks++] = values[i]!;
+    if (v >= -1100 && v <= -400) airValues[ka++] = v;
+    if (v >= -150 && v <= -50) fatValues[kf++] = values[i]!;
+  }
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
-  const airHu = airN ? quantileInPlace(selected(smooth, air), 10) : -1000;
-  const softHu = softN ? quantileInPlace(selected(values, soft), 50) : 40;
-  const fatHu = quantileInPlace(selected(values, fat), 50);
+  const airHu = airN ? quantileInPlace(airValues, 10) : -1000;
+  const softHu = softN ? quantileInPlace(softValues, 50) : 40;
+  const fatHu = quantileInPlace(fatValues, 50);
   // Calibration error in HU: how far air is from -1000 and soft tissue from the 0–60 band.
   // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -850 is fine.
   const huError = Math.max(
     airN > n * 0.01 ? Math.max(0, airHu + 850, -1100 - airHu) : 0,
     softN > n * 0.02 ? Math.max(0, -20 - softHu, softHu - 80) : 0,
   );
-  const residual = new Float32Array(n);
-  for (let i = 0; i < n; i++) residual[i] = values[i]! - smooth[i]!;
   // Tissue judged on the smoothed image, so the streaks themselves do not take their pixels out of it.
-  const smoothSoft = soft;
-  // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values keep them out.
-  const notSoft = new Uint8Array(n);
-  for (let i = 0; i < n; i++) notSoft[i] = smoothSoft[i] && values[i]! > -300 && values[i]! < 400 ? 0 : 1;
   const edges = dilate(notSoft, width, height, 2);
-  const keep = new Uint8Array(n);
-  let keepN = 0;
-  for (let i = 0; i < n; i++)
-    if (smoothSoft[i] && !edges[i]) {
-      keep[i] = 1;
-      keepN++;
-    }
-  const kept = new Float64Array(keepN);
-  for (let i = 0, k = 0; i < n; i++) if (keep[i]) kept[k++] = Math.abs(residual[i]!);
-  const residualSd = quantileInPlace(kept, 50) * 1.4826;
-  // Rings run through the air around the body as well: homogeneous air (away from its edges) is judged too.
-  const notAir = new Uint8Array(n);
-  for (let i = 0; i < n; i++)
-    notAir[i] = air[i] && smooth[i]! <= -700 && values[i]! > -1150 && values[i]! < -650 ? 0 : 1;
   const airEdges = dilate(notAir, width, height, 2);
   // Rings are judged away from bone and the body's outline (5 voxels off): a round head's thin layer of fluid
   // inside the skull is a centred circle of its own.
   const farEdges = dilate(edges, width, height, 5);
-  const ringKeep = new Uint8Array(n);
-  for (let i = 0; i < n; i++) ringKeep[i] = (keep[i] && !farEdges[i]) || !airEdges[i] ? 1 : 0;
-  const lines = residualSd > 0 ? lineScores(residual, keep, ringKeep, width, height) : { streaks: 0, rings: 0 };
-  const [, high] = c.storedRange;
-  let atLimit = 0,
-    atTop = 0;
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) if (values[i]! > max) max = values[i]!;
+  const keep = new Uint8Array(n),
+    ringKeep = new Uint8Array(n);
+  const kept = new Float64Array(softN);
+  let keepN = 0;
   for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    if (!body[i]) continue;
-    if (v >= high || v >= 3071) atLimit++;
-    if (v === max) atTop++;
+    if (soft[i] && !edges[i]) {
+      keep[i] = 1;
+      kept[keepN++] = Math.abs(residual[i]!);
+    }
+    // Rings run through the air around the body as well: homogeneous air (away from its edges) is judged too.
+    ringKeep[i] = (keep[i] && !farEdges[i]) || !airEdges[i] ? 1 : 0;
   }
+  const residualSd = quantileInPlace(kept.subarray(0, keepN), 50) * 1.4826;
+  const lines = residualSd > 0 ? lineScores(residual, keep, ringKeep, width, height) : { streaks: 0, rings: 0 };
   // Values clamped to a window on export pile up at the top; a lone brightest voxel is not clipping.
   const clipped = Math.max(atLimit, atTop >= 2 ? atTop : 0) / Math.max(1, bodyN);
-  const clamped = new Float32Array(n);
-  for (let i = 0; i < n; i++) clamped[i] = Math.max(-1000, Math.min(1000, values[i]!));
   const near = dilate(body, width, height, 2);
   return {
     noise_hu: noise,
