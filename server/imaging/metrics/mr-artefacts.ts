@@ -2,7 +2,7 @@
 // wrap-around. Each is judged relative to the head's own signal, on masks that follow the head rather than
 // the image's matrix, so a field of view closed in on the head, another matrix size, a quarter turn or a
 // background of exact zeros does not change what a clean image measures.
-import { dilate } from './mask.ts';
+import { morphBits, packMask, unpackMask } from './mask-bits.ts';
 import { blockStats, pick, quantile } from './image-stats.ts';
 import { binomialSmooth, smoothedOnce } from './sharpness.ts';
 
@@ -17,47 +17,6 @@ export interface HeadMasks {
   air: Uint8Array;
   airCount: number;
   headCount: number;
-}
-
-/**
- * Shrinks a mask by `radius` voxels in-plane: a voxel stays where every voxel of the square within `radius`
- * that lies in the image is set (the complement of dilating the complement, without building either). Both
- * passes walk memory in order and look `radius` voxels (rows) ahead for the last unset one. With `keep`,
- * its set voxels are set in the result too.
- */
-function erode(mask: Uint8Array, width: number, height: number, radius: number, keep?: Uint8Array): Uint8Array {
-  const plane = width * height;
-  const slices = plane ? Math.floor(mask.length / plane) : 0;
-  const rows = new Uint8Array(mask.length);
-  const out = new Uint8Array(mask.length);
-  for (let base = 0, end = slices * plane; base < end; base += width) {
-    // Position (in the row) of the last unset voxel at or before x + radius.
-    let last = -radius - 1;
-    for (let j = 0; j < radius && j < width; j++) if (!mask[base + j]) last = j;
-    for (let x = 0; x < width; x++) {
-      const j = x + radius;
-      if (j < width && !mask[base + j]) last = j;
-      rows[base + x] = last >= x - radius ? 0 : 1;
-    }
-  }
-  // Columns: the last unset row of every column, looked up `radius` rows ahead.
-  const last = new Int32Array(width);
-  for (let z = 0; z < slices; z++) {
-    const o = z * plane;
-    last.fill(-radius - 1);
-    for (let j = 0; j < radius && j < height; j++)
-      for (let x = 0, r = o + j * width; x < width; x++) if (!rows[r + x]) last[x] = j;
-    for (let y = 0; y < height; y++) {
-      const j = y + radius;
-      const ahead = o + j * width,
-        here = o + y * width,
-        low = y - radius;
-      if (j < height) for (let x = 0; x < width; x++) if (!rows[ahead + x]) last[x] = j;
-      if (keep) for (let x = 0; x < width; x++) out[here + x] = last[x]! >= low ? keep[here + x]! : 1;
-      else for (let x = 0; x < width; x++) out[here + x] = last[x]! >= low ? 0 : 1;
-    }
-  }
-  return out;
 }
 
 /**
@@ -124,13 +83,18 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
   const slices = plane ? object.length / plane : 0;
   const close = Math.max(1, Math.round(Math.min(width, height) / 64));
   // The closing runs on a frame `close` voxels wide, so an object touching the border is not cut open.
-  const closed = erode(dilate(object, width, height, close), width, height, close, object);
+  const packed = packMask(object, width, height);
+  const closedBits = morphBits(morphBits(packed, close, false), close, true);
+  for (let k = 0; k < packed.bits.length; k++) closedBits.bits[k]! |= packed.bits[k]!;
+  const closed = new Uint8Array(object.length);
+  unpackMask(closedBits, closed);
   const head = new Uint8Array(object.length);
   const stack = new Int32Array(plane + 2 * height + 2);
   const label = new Int32Array(plane);
   const sizes = new Int32Array(plane + 1);
   const kept = new Uint8Array(plane);
   const minPiece = Math.max(4, plane * 0.005);
+  let headCount = 0;
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
     // Connected pieces of the closed object (4-neighbours), sized; the small ones are left out.
@@ -155,18 +119,14 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
       seed(y * width);
       seed(y * width + width - 1);
     }
-    for (let p = 0; p < plane; p++) head[o + p] = label[p] ? 0 : 1;
+    for (let p = 0; p < plane; p++) {
+      const inside = label[p] ? 0 : 1;
+      head[o + p] = inside;
+      headCount += inside;
+    }
   }
-  const grown = dilate(head, width, height, margin);
   const air = new Uint8Array(object.length);
-  let airCount = 0,
-    headCount = 0;
-  for (let i = 0; i < object.length; i++) {
-    if (head[i]) headCount++;
-    if (grown[i]) continue;
-    air[i] = 1;
-    airCount++;
-  }
+  const airCount = unpackMask(morphBits(packMask(head, width, height), margin, false), air, true);
   return { head, air, airCount, headCount };
 }
 
@@ -424,7 +384,8 @@ export function wrapAround(values: Float32Array, masks: HeadMasks, width: number
   const smooth = smoothedOnce(values, width, height);
   // The head's own outline is alike in every line near an edge (its sides run across them): only the
   // detail at least 5 voxels inside it is compared.
-  const inner = erode(masks.head, width, height, 5);
+  const inner = new Uint8Array(masks.head.length);
+  unpackMask(morphBits(packMask(masks.head, width, height), 5, true), inner);
   let worst = 0;
   for (const axis of ['y', 'x'] as const) {
     const [count, n] = axis === 'y' ? [width, height] : [height, width];

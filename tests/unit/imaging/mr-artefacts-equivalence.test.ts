@@ -4,7 +4,8 @@ import { DEGRADATIONS, degrade } from '../../../bench/qc-corpus/degrade.ts';
 import { GENERATORS, HELD_OUT_SETTINGS, TRAIN_SETTINGS } from '../../../bench/qc-corpus/generate.ts';
 import { rng } from '../../../bench/qc-corpus/image-ops.ts';
 import { decodeImage } from '../../../server/imaging/decode-image.ts';
-import { foregroundMask } from '../../../server/imaging/metrics/mask.ts';
+import { morphBits, packMask, unpackMask } from '../../../server/imaging/metrics/mask-bits.ts';
+import { dilate, foregroundMask } from '../../../server/imaging/metrics/mask.ts';
 import { measurementGrid } from '../../../server/imaging/metrics/measurement-grid.ts';
 import { backgroundStructure, ghosting, headMasks, wrapAround } from '../../../server/imaging/metrics/mr-artefacts.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
@@ -51,6 +52,32 @@ const same = (a: ArrayLike<number>, b: ArrayLike<number>) =>
 // code it replaced (reference-mr-artefacts.ts).
 describe('the faster MR artefact measures give the same numbers as before', { timeout: 120_000 }, async () => {
   const cases = await corpus();
+
+  it('packed square dilation and erosion, as dilate and the complement of dilating the complement', () => {
+    const r = rng(13);
+    for (let t = 0; t < 400; t++) {
+      const [w, h, d] = [1 + Math.floor(r.next() * 100), 1 + Math.floor(r.next() * 30), 1 + Math.floor(r.next() * 3)];
+      const density = r.next();
+      const mask = Uint8Array.from({ length: w * h * d }, () => (r.next() < density ? 1 : 0));
+      const radius = Math.floor(r.next() * 40);
+      const packed = packMask(mask, w, h);
+      const grown = new Uint8Array(mask.length),
+        shrunk = new Uint8Array(mask.length);
+      const ones = unpackMask(morphBits(packed, radius, false), grown);
+      unpackMask(morphBits(packed, radius, true), shrunk);
+      const inverse = mask.map((v) => 1 - v);
+      const name = `${w}×${h}×${d} r${radius} density ${density.toFixed(2)}`;
+      expect(same(grown, dilate(mask, w, h, radius)), name).toBe(true);
+      expect(ones, name).toBe(grown.reduce((a, v) => a + v, 0));
+      expect(
+        same(
+          shrunk,
+          dilate(inverse, w, h, radius).map((v) => 1 - v),
+        ),
+        name,
+      ).toBe(true);
+    }
+  });
 
   it('head and air masks, on every image and on random masks of every shape', () => {
     const check = (object: Uint8Array, w: number, h: number, margin: number, name: string) => {
