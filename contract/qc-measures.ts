@@ -71,6 +71,13 @@ export const MEASURE_LABELS: Record<string, MeasureLabel> = {
   lit_rows: { label: 'rows with signal', unit: '%', percent: true, digits: 0, csv: 'fraction 0-1' },
   noise_floor: { label: 'noise floor', unit: '%', percent: true, digits: 0, csv: 'fraction 0-1' },
   counts_cv: { label: 'counts noise (CV)', unit: '%', percent: true, digits: 1, csv: 'fraction 0-1' },
+  recon_counts_cv: {
+    label: 'counts noise of the reconstruction (CV)',
+    unit: '%',
+    percent: true,
+    digits: 1,
+    csv: 'fraction 0-1',
+  },
   tissue_coverage: { label: 'tissue coverage', unit: '%', percent: true, digits: 0, csv: 'fraction 0-1' },
   focus_blur: { label: 'blur effect on tissue', unit: '', digits: 2, csv: 'index 0-1' },
   pen_marks: { label: 'pen marks', unit: '%', percent: true, digits: 1, csv: 'fraction 0-1' },

@@ -242,6 +242,11 @@ export const QC_MODEL: QcModel = {
     NM: {
       limits: {
         'nm-noise': {
+          review: 0.25,
+          fail: 0.25,
+          center: 0.016843,
+        },
+        'nm-recon-noise': {
           review: 0.13011,
           fail: 0.20887,
           center: 0.016843,

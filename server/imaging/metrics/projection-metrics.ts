@@ -393,8 +393,11 @@ export function nuclearMeasures(c: MeasureContext): Measures {
   // acquisition widens the grain as it widens the edges. A planar frame's edges are wide by nature (the
   // collimator's resolution falls with depth) and a 3 px blur barely shows in them; it shows in the grain.
   const grain = noiseGrain(values, width, height, object);
+  const cv = ratios.length ? quantile(ratios, 50) : 0;
   return {
-    counts_cv: ratios.length ? quantile(ratios, 50) : 0,
+    counts_cv: cv,
+    // A reconstruction's noise is what its filter left: judged on tighter limits than a planar frame's raw counts.
+    ...(c.planar ? {} : { recon_counts_cv: cv }),
     edge_width: edge,
     // A reconstruction (PET, SPECT) is as sharp as its filter makes it: its blur is judged on tighter limits
     // than a planar frame's, whose edges are wide by nature (the gamma camera's resolution falls with depth).

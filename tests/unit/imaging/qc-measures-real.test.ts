@@ -150,6 +150,23 @@ describe('the measures that find strong degradations, on Debian’s example imag
     expect(measure(degrade(planar, 'NM', 'noise', 'strong', rng(2)), 'noise_grain')).toBeLessThan(limit);
   });
 
+  it('NM: a planar frame’s counts noise is judged as raw counts, a reconstruction’s on its own limit', async () => {
+    // The 76:1 JPEG copy of pydicom's 3.6-million-count whole-body scan keeps its Poisson noise (about 16%).
+    const lossy = await real(`${PYDICOM}/JPEG-lossy.dcm`);
+    const cv = measure(lossy, 'counts_cv');
+    expect(cv).toBeGreaterThan(reviewLimit('NM', 'nm-recon-noise'));
+    expect(cv).toBeLessThan(reviewLimit('NM', 'nm-noise'));
+    expect(assessQuality(measureQuality(lossy)).issues.join('; ')).not.toMatch(/Count-starved/);
+    // The same pixels as a SPECT reconstruction are too noisy for one.
+    const asRecon = measureQuality({ ...lossy, imageType: 'ORIGINAL\\PRIMARY\\RECON TOMO\\EMISSION' });
+    expect(asRecon.measures.recon_counts_cv).toBe(cv);
+    expect(assessQuality(asRecon).issues.join('; ')).toMatch(/Count-starved \(noisy\) reconstruction/);
+    // Strong noise on the planar frame is found.
+    const planar = await real(`${PYDICOM}/JPEG2000.dcm`);
+    const noisy = degrade(planar, 'NM', 'noise', 'strong', rng(4));
+    expect(assessQuality(measureQuality(noisy)).issues.join('; ')).toMatch(/Count-starved \(noisy\) image/);
+  });
+
   it('MR contrast squeezed after acquisition: the tissue varies less than the background noise', async () => {
     // An image with air around the head to compare with (anatomical.nii is cropped to the brain). In one whose
     // tissue texture dwarfs its noise (dicom3tools' 0051.dcm, SNR over 500) squeezing is not seen this way.
