@@ -28,25 +28,38 @@ function rangeOf(c: MeasureContext): [number, number] {
 
 /**
  * Marks the cells of `inside` (a grid of `width`×`height` cells per slice) connected through other such cells,
- * 4-neighbours in-plane, to the grid's border. An explicit stack, no recursion.
+ * 4-neighbours in-plane, to the grid's border. An explicit stack of cell indices in a typed array, no
+ * recursion: a cell is marked as it is pushed, so each is pushed at most once and the stack never outgrows
+ * the grid.
  */
 function borderConnected(inside: Uint8Array, width: number, height: number): Uint8Array {
   const plane = width * height;
   const reached = new Uint8Array(inside.length);
-  const stack: number[] = [];
-  for (let o = 0; plane > 0 && o + plane <= inside.length; o += plane) {
-    for (let x = 0; x < width; x++) stack.push(o + x, o + (height - 1) * width + x);
-    for (let y = 0; y < height; y++) stack.push(o + y * width, o + y * width + width - 1);
-    while (stack.length) {
-      const i = stack.pop()!;
-      if (!inside[i] || reached[i]) continue;
-      reached[i] = 1;
-      const x = (i - o) % width,
-        y = Math.floor((i - o) / width);
-      if (x > 0) stack.push(i - 1);
-      if (x < width - 1) stack.push(i + 1);
-      if (y > 0) stack.push(i - width);
-      if (y < height - 1) stack.push(i + width);
+  if (plane === 0) return reached;
+  const stack = new Int32Array(plane);
+  for (let o = 0; o + plane <= inside.length; o += plane) {
+    let top = 0;
+    const push = (i: number) => {
+      if (inside[i] && !reached[i]) {
+        reached[i] = 1;
+        stack[top++] = i;
+      }
+    };
+    for (let x = 0; x < width; x++) {
+      push(o + x);
+      push(o + (height - 1) * width + x);
+    }
+    for (let y = 0; y < height; y++) {
+      push(o + y * width);
+      push(o + y * width + width - 1);
+    }
+    while (top > 0) {
+      const i = stack[--top]!;
+      const x = (i - o) % width;
+      if (x > 0) push(i - 1);
+      if (x < width - 1) push(i + 1);
+      if (i - o >= width) push(i - width);
+      if (i - o < plane - width) push(i + width);
     }
   }
   return reached;
@@ -192,10 +205,22 @@ export function saturatedInside(values: Float32Array, width: number, height: num
       count++;
     }
   if (count < 2) return 0;
-  // Top-valued voxels reached from the border through others like them are a shutter, not anatomy.
+  // Top-valued voxels reached from the border through others like them are a shutter, not anatomy; with
+  // none on the border there is nothing to reach.
+  if (!onBorder(at, width, height)) return count / values.length;
   const reached = borderConnected(at, width, height);
   for (let i = 0; i < reached.length; i++) count -= reached[i]!;
   return count / values.length;
+}
+
+/** Whether any cell of `cells` lies on the border of its slice. */
+function onBorder(cells: Uint8Array, width: number, height: number): boolean {
+  const plane = width * height;
+  for (let o = 0; plane > 0 && o + plane <= cells.length; o += plane) {
+    for (let x = 0; x < width; x++) if (cells[o + x] || cells[o + (height - 1) * width + x]) return true;
+    for (let y = 0; y < height; y++) if (cells[o + y * width] || cells[o + y * width + width - 1]) return true;
+  }
+  return false;
 }
 
 /**
