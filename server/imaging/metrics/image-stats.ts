@@ -90,18 +90,83 @@ export function selectInPlace(a: Float32Array | Float64Array, k: number): number
   return a[k]!;
 }
 
-/** Below this many values a quickselect in place beats the bucket passes of orderStatistics. */
+/** Below this many values a quickselect in place beats the passes of orderStatistics. */
 const BUCKETED_FROM = 2048;
 
 /**
  * The k-th smallest value of `a` and, when `next` is asked, the (k + 1)-th (else NaN); `a` may be reordered,
- * and must be finite. Large arrays are bucketed first: the values are binned by (v - min) · scale, which is
- * monotonic in v even after rounding, so the k-th value lies in the bin where the counts pass k, and only
- * that bin's values (a narrow range, binned again while still large) are selected among: three cheap
- * sequential passes in place of a quickselect's many unpredictable comparisons and swaps over all of them.
- * The values returned are those of `a` itself, so this is exact, as sorting would give them.
+ * and must be finite. The values returned are those of `a` itself, so this is exact, as sorting would give
+ * them. Large arrays take one pass in the manner of Floyd and Rivest: a scattered sample of the values gives
+ * two bounds that the k-th value almost surely lies between, the pass counts the values below the lower one
+ * and gathers those between, and only the few gathered are selected among, in place of a quickselect's many
+ * unpredictable comparisons and swaps over all of them. When the bounds miss (a sample unlike the whole),
+ * the values are bucketed instead (see bucketedStatistics).
  */
 export function orderStatistics(a: Float32Array | Float64Array, k: number, next: boolean): [number, number] {
+  const n = a.length;
+  if (n < BUCKETED_FROM) return selected(a, k, next);
+  const size = Math.min(4096, n >> 3);
+  const sample = new Float64Array(size);
+  // Scattered by a multiplicative hash (2654435761 is a prime near 2³² / φ; the products stay exact below
+  // 2⁵³): a regular stride falls in step with an image's rows and sees the same few columns of each.
+  for (let j = 0; j < size; j++) sample[j] = a[(j * 2654435761) % n]!;
+  // Bounds a few standard deviations of the sample's rank either side of k's place in it.
+  const spread = Math.ceil(Math.sqrt(size * Math.log(n)));
+  const at = (k * size) / n;
+  const loRank = Math.floor(at) - spread,
+    hiRank = Math.ceil(at) + spread;
+  const lower = loRank > 0 ? selectInPlace(sample, loRank) : -Infinity;
+  const upper = hiRank < size - 1 ? selectInPlace(sample, hiRank) : Infinity;
+  // Room for twice the expected share between the bounds; more means the sample misled.
+  const room = Math.min(n, Math.ceil(((2 * (hiRank - loRank + 1)) / size) * n) + 64);
+  const between = new Float64Array(room);
+  // Values equal to a bound are only counted (an image's values repeat a lot): their rank is known.
+  let below = 0,
+    atLower = 0,
+    atUpper = 0,
+    m = 0,
+    above = Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = a[i]!;
+    if (v < lower) below++;
+    else if (v > upper) {
+      if (v < above) above = v;
+    } else if (v === lower) atLower++;
+    else if (v === upper) atUpper++;
+    else if (m < room) between[m++] = v;
+    else return bucketedStatistics(a, k, next);
+  }
+  // Ranks in order: below the lower bound, equal to it, gathered (strictly between), equal to the upper, above.
+  const inner = below + atLower,
+    outer = inner + m,
+    last = outer + atUpper;
+  if (k < below || k >= last) return bucketedStatistics(a, k, next);
+  const gathered = between.subarray(0, m);
+  let low: number,
+    high = NaN;
+  if (k < inner) low = lower;
+  else if (k < outer) [low, high] = selected(gathered, k - inner, next && k + 1 < outer);
+  else low = upper;
+  if (next && Number.isNaN(high)) {
+    const r = k + 1;
+    // r past the gathered ranks only when k was below them: then it is their smallest.
+    high = r < inner ? lower : r < outer ? minimum(gathered) : r < last ? upper : above;
+  }
+  return [low, high];
+}
+
+function minimum(a: Float64Array): number {
+  let min = Infinity;
+  for (let i = 0; i < a.length; i++) if (a[i]! < min) min = a[i]!;
+  return min;
+}
+
+/**
+ * orderStatistics by bucketing: the values are binned by (v - min) · scale, which is monotonic in v even after
+ * rounding, so the k-th value lies in the bin where the counts pass k, and only that bin's values (a narrow
+ * range, binned again while still large) are selected among.
+ */
+function bucketedStatistics(a: Float32Array | Float64Array, k: number, next: boolean): [number, number] {
   const n = a.length;
   if (n < BUCKETED_FROM) return selected(a, k, next);
   let min = Infinity,
@@ -137,7 +202,7 @@ export function orderStatistics(a: Float32Array | Float64Array, k: number, next:
   }
   // A bin holding most of the values (a spike with far outliers) is selected among at once: binning it
   // again could shave off only a few values a pass.
-  const [low, high] = (size > n >> 1 ? selected : orderStatistics)(inBin, rank, next && !later);
+  const [low, high] = (size > n >> 1 ? selected : bucketedStatistics)(inBin, rank, next && !later);
   return [low, later ? above : high];
 }
 
