@@ -41,14 +41,18 @@ export function fullResolutionCrop(
   const mask = new Uint8Array(values.length);
   const gridPlane = gridWidth * gridHeight;
   const step = whole.channels;
+  // The grid column of every column of the window, worked out once rather than at every voxel.
+  const gridColumn = new Int32Array(cw);
+  for (let x = x0; x < x0 + cw; x++) gridColumn[x - x0] = Math.min(gridWidth - 1, Math.floor(x / stride));
+  const data = whole.data;
   let o = 0;
   for (const [k, z] of slices.entries())
     for (let y = y0; y < y0 + ch; y++) {
       const row = (z * height + y) * width;
       const gridRow = k * gridPlane + Math.min(gridHeight - 1, Math.floor(y / stride)) * gridWidth;
       for (let x = x0; x < x0 + cw; x++, o++) {
-        const g = gridRow + Math.min(gridWidth - 1, Math.floor(x / stride));
-        const v = whole.data[(row + x) * step]!;
+        const g = gridRow + gridColumn[x - x0]!;
+        const v = data[(row + x) * step]!;
         // A non-finite voxel takes the finite value the grid gave its neighbourhood (the grid's are all finite).
         values[o] = v - v === 0 ? v : gridValues[g]!;
         mask[o] = gridMask[g]!;

@@ -22,6 +22,18 @@ export function foregroundMask(
   return { mask, threshold };
 }
 
+let scratch = new Uint8Array(0);
+
+/**
+ * A buffer of at least `length` bytes (whole 4-byte words) for dilate's row pass, kept between calls: a check
+ * dilates several masks of one size, and a fresh buffer each time only feeds the garbage collector. The row
+ * pass writes every byte the column pass reads, so what a previous call left there does not matter.
+ */
+function rowScratch(length: number): Uint8Array {
+  if (scratch.length < length) scratch = new Uint8Array((length + 3) & ~3);
+  return scratch.subarray(0, length);
+}
+
 /**
  * Grows the mask by `radius` voxels in-plane (a square structuring element, slice by slice), so the
  * background used for noise excludes the blurred edge of the object. Each pass walks memory in order and
@@ -31,7 +43,7 @@ export function foregroundMask(
 export function dilate(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   const plane = width * height;
   const slices = plane ? Math.floor(mask.length / plane) : 0;
-  const rows = new Uint8Array(mask.length);
+  const rows = rowScratch(mask.length);
   const out = new Uint8Array(mask.length);
   for (let base = 0, end = slices * plane; base < end; base += width) {
     // Position (in the row) of the last set voxel at or before x + radius.

@@ -26,12 +26,16 @@ export function measurementGrid(volume: ImageVolume): ImageVolume {
   const w = Math.ceil(width / stride);
   const h = Math.ceil(height / stride);
   const data = new Float32Array(w * h * slices.length * channels);
+  const src = volume.data;
   let o = 0;
   for (const z of slices) {
     for (let y = 0; y < height; y += stride) {
       const row = (z * height + y) * width;
-      for (let x = 0; x < width; x += stride)
-        for (let c = 0; c < channels; c++) data[o++] = volume.data[(row + x) * channels + c]!;
+      // Grey images (nearly all) without the loop over channels.
+      if (channels === 1) for (let i = row, end = row + width; i < end; i += stride) data[o++] = src[i]!;
+      else
+        for (let x = 0; x < width; x += stride)
+          for (let c = 0; c < channels; c++) data[o++] = src[(row + x) * channels + c]!;
     }
   }
   const [sx, sy, sz] = volume.spacing;

@@ -3,22 +3,25 @@
  * The first and last voxel of each line are handled apart, so the inner loops carry no bounds tests.
  */
 export function smoothInPlane(values: Float32Array, width: number, height: number): Float32Array {
-  const out = values.slice();
+  const out = new Float32Array(values.length);
   const tmp = new Float32Array(values.length);
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
   for (let pass = 0; pass < 2; pass++) {
+    // The first pass reads the input itself rather than a copy of it.
+    const from = pass === 0 ? values : out;
     for (let z = 0; z < slices; z++) {
       const o = z * plane;
       for (let y = 0; y < height; y++) {
         const r = o + y * width;
         if (width === 1) {
-          tmp[r] = out[r]!;
+          tmp[r] = from[r]!;
           continue;
         }
-        tmp[r] = (3 * out[r]! + out[r + 1]!) / 4;
-        for (let i = r + 1, end = r + width - 1; i < end; i++) tmp[i] = (out[i - 1]! + 2 * out[i]! + out[i + 1]!) / 4;
-        tmp[r + width - 1] = (out[r + width - 2]! + 3 * out[r + width - 1]!) / 4;
+        tmp[r] = (3 * from[r]! + from[r + 1]!) / 4;
+        for (let i = r + 1, end = r + width - 1; i < end; i++)
+          tmp[i] = (from[i - 1]! + 2 * from[i]! + from[i + 1]!) / 4;
+        tmp[r + width - 1] = (from[r + width - 2]! + 3 * from[r + width - 1]!) / 4;
       }
       for (let y = 0; y < height; y++) {
         const up = o + (y > 0 ? y - 1 : 0) * width,
