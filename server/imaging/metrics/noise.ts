@@ -1,4 +1,4 @@
-import { moments } from './histogram.ts';
+import { moments, skewness } from './histogram.ts';
 import { orderStatistics } from './image-stats.ts';
 
 /** How the noise level was estimated. */
@@ -23,10 +23,10 @@ export function backgroundNoise(
   magnitude: boolean,
   select: 0 | 1 = 1,
 ): { sigma: number; model: NoiseModel; mean: number } {
-  let m = moments(values, background, select);
+  const m = moments(values, background, select);
   // The skewness (one more pass) decides only when mean/sd already looks Rayleigh.
   if (!magnitude && m.sd > 0 && m.mean / m.sd > 1.7 && m.mean / m.sd < 2.15)
-    m = moments(values, background, select, true);
+    m.skewness = skewness(values, background, select, m);
   if (looksRayleigh(m.mean, m.sd, m.skewness, magnitude))
     return { sigma: Math.sqrt(m.meanSquare / 2), model: 'rayleigh', mean: m.mean };
   // A regular subsample of at most 400 000 voxels keeps the two selections cheap on large volumes.
