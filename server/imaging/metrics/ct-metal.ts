@@ -44,9 +44,18 @@ export function metalStreaks(
       }
   const mx = sx / count,
     my = sy / count;
-  let far = 0;
+  // The farthest tissue voxel's distance: the squared distances find the few candidates (within a relative
+  // 1e-12 of the largest, far beyond any rounding of either), and hypot, as before, measures only those.
+  let far2 = 0;
   for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) if (keep[y * width + x]) far = Math.max(far, Math.hypot(x - mx, y - my));
+    for (let x = 0, i = y * width; x < width; x++, i++)
+      if (keep[i]) far2 = Math.max(far2, (x - mx) * (x - mx) + (y - my) * (y - my));
+  let far = 0;
+  const near2 = far2 * (1 - 1e-12);
+  for (let y = 0; y < height; y++)
+    for (let x = 0, i = y * width; x < width; x++, i++)
+      if (keep[i] && (x - mx) * (x - mx) + (y - my) * (y - my) >= near2)
+        far = Math.max(far, Math.hypot(x - mx, y - my));
   if (!(far > 8)) return 0;
   // One ray per voxel of arc at the farthest tissue, so neighbouring rays are at most a voxel apart; each ray
   // is walked a voxel at a time from the metal outward (nearest voxel), so a streak, being a ray, is followed

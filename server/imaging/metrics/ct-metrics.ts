@@ -160,37 +160,45 @@ export function lineScores(
       lineN[k3]!++;
     }
   }
-  // Each line's amplitude is the median of its pieces' means (sorted by insertion in a small buffer, the
-  // order a stable sort gives); only the three largest amplitudes are kept, largest first, instead of an
-  // array of every line's: the same sum of the same three numbers.
-  const score = (sum: Float64Array, n: Uint32Array, pieces: number, minPieces: number) => {
-    const z = new Float64Array(pieces);
-    let first = -Infinity,
-      second = -Infinity,
-      third = -Infinity,
-      lines = 0;
-    for (let line = 0; line < sum.length / pieces; line++) {
-      let count = 0;
-      for (let p = 0; p < pieces; p++) {
-        const k = line * pieces + p;
-        if (n[k]! < 6) continue;
-        const v = sum[k]! / n[k]!;
-        let j = count++;
-        for (; j > 0 && z[j - 1]! > v; j--) z[j] = z[j - 1]!;
-        z[j] = v;
-      }
-      if (count < minPieces) continue;
-      const m = Math.abs(z[count >> 1]!);
-      lines++;
-      if (m > first) [first, second, third] = [m, first, second];
-      else if (m > second) [second, third] = [m, second];
-      else if (m > third) third = m;
+  return { streaks: streakScore(lineSum, lineN), rings: ringProminence(ringSum, ringN) };
+}
+
+/**
+ * The streak score from the line bins: each line's amplitude is the median of its segments' means (those of
+ * 6 voxels or more, 3 segments at least; sorted by insertion in a small buffer, the order a stable sort
+ * gives), and the score the mean of the three largest amplitudes, kept as they come instead of an array of
+ * every line's: the same sum of the same three numbers.
+ */
+function streakScore(sum: Float64Array, n: Uint32Array): number {
+  const z = new Float64Array(SEGMENTS);
+  let first = -Infinity,
+    second = -Infinity,
+    third = -Infinity,
+    lines = 0;
+  for (let start = 0; start < sum.length; start += SEGMENTS) {
+    let count = 0;
+    for (let k = start, end = start + SEGMENTS; k < end; k++) {
+      const voxels = n[k]!;
+      if (voxels < 6) continue;
+      const v = sum[k]! / voxels;
+      let j = count++;
+      for (; j > 0 && z[j - 1]! > v; j--) z[j] = z[j - 1]!;
+      z[j] = v;
     }
-    const top =
-      lines >= 3 ? 0 + first + second + third : lines === 2 ? 0 + first + second : lines === 1 ? 0 + first : 0;
-    return top / Math.max(1, Math.min(3, lines));
-  };
-  return { streaks: score(lineSum, lineN, SEGMENTS, 3), rings: ringProminence(ringSum, ringN) };
+    if (count < 3) continue;
+    const m = Math.abs(z[count >> 1]!);
+    lines++;
+    if (m > first) {
+      third = second;
+      second = first;
+      first = m;
+    } else if (m > second) {
+      third = second;
+      second = m;
+    } else if (m > third) third = m;
+  }
+  const top = lines >= 3 ? 0 + first + second + third : lines === 2 ? 0 + first + second : lines === 1 ? 0 + first : 0;
+  return top / Math.max(1, Math.min(3, lines));
 }
 
 /**
