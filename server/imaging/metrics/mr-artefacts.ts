@@ -2,7 +2,7 @@
 // wrap-around. Each is judged relative to the head's own signal, on masks that follow the head rather than
 // the image's matrix, so a field of view closed in on the head, another matrix size, a quarter turn or a
 // background of exact zeros does not change what a clean image measures.
-import { morphBits, packMask, unpackMask } from './mask-bits.ts';
+import { type MaskBits, morphBits, packMask, unpackMask } from './mask-bits.ts';
 import { blockStats, pick, quantile } from './image-stats.ts';
 import { binomialSmooth, smoothedOnce } from './sharpness.ts';
 
@@ -17,6 +17,8 @@ export interface HeadMasks {
   air: Uint8Array;
   airCount: number;
   headCount: number;
+  /** `head` packed, for the measures that shrink it again. */
+  headBits?: MaskBits;
 }
 
 /**
@@ -126,8 +128,9 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
     }
   }
   const air = new Uint8Array(object.length);
-  const airCount = unpackMask(morphBits(packMask(head, width, height), margin, false), air, true);
-  return { head, air, airCount, headCount };
+  const headBits = packMask(head, width, height);
+  const airCount = unpackMask(morphBits(headBits, margin, false), air, true);
+  return { head, air, airCount, headCount, headBits };
 }
 
 /**
@@ -385,7 +388,7 @@ export function wrapAround(values: Float32Array, masks: HeadMasks, width: number
   // The head's own outline is alike in every line near an edge (its sides run across them): only the
   // detail at least 5 voxels inside it is compared.
   const inner = new Uint8Array(masks.head.length);
-  unpackMask(morphBits(packMask(masks.head, width, height), 5, true), inner);
+  unpackMask(morphBits(masks.headBits ?? packMask(masks.head, width, height), 5, true), inner);
   let worst = 0;
   for (const axis of ['y', 'x'] as const) {
     const [count, n] = axis === 'y' ? [width, height] : [height, width];

@@ -24,15 +24,11 @@ export interface MrGiven {
 export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const { values, width, height, object, grown } = c;
   const n = values.length;
-  const background = new Uint8Array(n);
   let bgN = 0;
-  for (let i = 0; i < n; i++) {
-    background[i] = grown[i] ? 0 : 1;
-    bgN += background[i]!;
-  }
+  for (let i = 0; i < n; i++) if (!grown[i]) bgN++;
   const enough = bgN >= Math.max(64, n * 0.05);
   const noise = enough
-    ? (given.rayleigh ?? backgroundNoise(values, background, true))
+    ? (given.rayleigh ?? backgroundNoise(values, complement(grown), true))
     : { sigma: 0, model: 'laplacian', mean: 0 };
   const fg = given.foreground ?? moments(values, object, 1);
   // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
@@ -47,7 +43,7 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const classes = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (!object[i]) {
-      if (enough && background[i]) classes[i] = 3;
+      if (enough && !grown[i]) classes[i] = 3;
       continue;
     }
     if (values[i]! > cut) {
@@ -103,6 +99,13 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     clipped: pileUp(values, object),
     edge_width: mrEdgeWidth(c),
   };
+}
+
+/** 1 where `mask` is 0 and 0 where it is set. */
+function complement(mask: Uint8Array): Uint8Array {
+  const out = new Uint8Array(mask.length);
+  for (let i = 0; i < mask.length; i++) out[i] = mask[i] ? 0 : 1;
+  return out;
 }
 
 /**
