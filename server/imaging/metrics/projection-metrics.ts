@@ -274,10 +274,17 @@ export function saturatedInField(values: Float32Array, width: number, height: nu
         peeled = true;
       }
     }
-    let top = -Infinity;
-    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) top = Math.max(top, values[o + y * width + x]!);
-    let at = 0;
-    for (let y = y0; y <= y1; y++) for (let x = x0; x <= x1; x++) if (values[o + y * width + x] === top) at++;
+    // The field's largest value and how many voxels hold it, in one pass.
+    let top = -Infinity,
+      at = 0;
+    for (let y = y0; y <= y1; y++)
+      for (let i = o + y * width + x0, end = o + y * width + x1; i <= end; i++) {
+        const v = values[i]!;
+        if (v > top) {
+          top = v;
+          at = 1;
+        } else if (v === top) at++;
+      }
     piled += at >= 2 ? at : 0;
     area += (x1 - x0 + 1) * (y1 - y0 + 1);
   }
@@ -298,18 +305,69 @@ function radiographEdgeWidth(c: MeasureContext, field: Uint8Array): number {
   const plane = crop.width * crop.height,
     gridPlane = c.width * c.height;
   const mask = new Uint8Array(crop.values.length);
+  // The grid column of each of the window's columns, worked out once for all rows.
+  const column = new Int32Array(crop.width);
+  for (let x = 0; x < crop.width; x++) column[x] = Math.min(c.width - 1, Math.floor((crop.x0 + x) / c.stride));
   let inside = 0;
   for (let o = 0, k = 0; o < crop.values.length; o += plane, k++)
     for (let y = 0; y < crop.height; y++) {
       const gridRow = k * gridPlane + Math.min(c.height - 1, Math.floor((crop.y0 + y) / c.stride)) * c.width;
+      const row = o + y * crop.width;
       for (let x = 0; x < crop.width; x++) {
-        const m = field[gridRow + Math.min(c.width - 1, Math.floor((crop.x0 + x) / c.stride))]!;
-        mask[o + y * crop.width + x] = m;
+        const m = field[gridRow + column[x]!]!;
+        mask[row + x] = m;
         inside += m;
       }
     }
   // A window without edges (0) says nothing of the image's sharpness: the grid's width is kept then too.
   return (inside >= crop.values.length * 0.1 && edgeWidth(crop.values, crop.width, crop.height, mask)) || grid();
+}
+
+/** Above this many distinct whole values, maskedPercentiles selects instead of counting. */
+const MAX_COUNTED_SPAN = 1 << 17;
+
+/**
+ * The `ps`-th percentiles (0–100) of the values of `mask`, each as quantileInPlace gives it (interpolated
+ * between neighbours as sorting would). Stored images hold whole numbers over a span of a few thousand, whose
+ * order statistics one count per value gives exactly, in two passes and for every percentile at once; other
+ * values are copied and selected.
+ */
+function maskedPercentiles(values: Float32Array, mask: Uint8Array, ps: number[]): number[] {
+  let n = 0,
+    min = Infinity,
+    max = -Infinity,
+    whole = true;
+  for (let i = 0; i < values.length; i++) {
+    if (mask[i] !== 1) continue;
+    const v = values[i]!;
+    n++;
+    if (v < min) min = v;
+    if (v > max) max = v;
+    if (whole && v !== Math.floor(v)) whole = false;
+  }
+  if (n === 0) return ps.map(() => 0);
+  if (!whole || max - min >= MAX_COUNTED_SPAN) {
+    const field = new Float64Array(n);
+    for (let i = 0, k = 0; i < values.length; i++) if (mask[i] === 1) field[k++] = values[i]!;
+    // Selection reorders the field's values, which leaves every later percentile of them the same.
+    return ps.map((p) => quantileInPlace(field, p));
+  }
+  const counts = new Int32Array(max - min + 1);
+  for (let i = 0; i < values.length; i++) if (mask[i] === 1) counts[values[i]! - min]!++;
+  // The k-th smallest value (from 0): the first whose cumulative count passes k.
+  const orderStatistic = (k: number) => {
+    let v = 0;
+    for (let seen = counts[0]!; seen <= k; seen += counts[++v]!);
+    return v + min;
+  };
+  return ps.map((p) => {
+    const at = Math.min(n - 1, Math.max(0, (p / 100) * (n - 1)));
+    const lo = Math.floor(at);
+    const low = orderStatistic(lo);
+    if (at === lo) return low;
+    const high = orderStatistic(lo + 1);
+    return low + (high - low) * (at - lo);
+  });
 }
 
 /**
@@ -321,14 +379,7 @@ export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
   const mask = fieldMask(c, low, high);
-  let fieldN = 0;
-  for (let i = 0; i < values.length; i++) if (mask[i] === 1) fieldN++;
-  const field = new Float64Array(fieldN);
-  for (let i = 0, k = 0; i < values.length; i++) if (mask[i] === 1) field[k++] = values[i]!;
-  // Selection reorders the field's values, which leaves every later percentile of them the same.
-  const p1 = quantileInPlace(field, 1),
-    p50 = quantileInPlace(field, 50),
-    p99 = quantileInPlace(field, 99);
+  const [p1 = 0, p50 = 0, p99 = 0] = maskedPercentiles(values, mask, [1, 50, 99]);
   const level = (p50 - low) / (high - low);
   const saturated = Math.max(saturatedInside(values, width, height, high), saturatedInField(values, width, height));
   const noiseSd = robustNoise(values, width, height, mask);
