@@ -100,9 +100,11 @@ describe('a batch check of chosen images', () => {
     expect(checked.some((n) => n > 0 && n < 24)).toBe(true);
     const last = seen.at(-1)!;
     expect(last).toMatchObject({ status: 'done', total: 24, checked: 24, errors: 0, engine: BUILTIN_MODEL });
-    expect((last as unknown as { pass: number }).pass).toBe(24);
-
     const results = (await get(`/qc/batches/${created.json().id}/results`)).json();
+    // Twenty-four copies of one image: a verdict that differs says which, and why (seen once under load).
+    const odd = results.items.filter((r: { verdict: string }) => r.verdict !== 'pass');
+    expect((last as unknown as { pass: number }).pass, JSON.stringify(odd)).toBe(24);
+
     expect(results.total).toBe(24);
     expect(results.items.map((r: { stored_filename: string }) => r.stored_filename).sort()).toEqual([...names].sort());
     const first = results.items[0];
