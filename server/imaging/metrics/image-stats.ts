@@ -1,4 +1,5 @@
 import { dilate } from './mask.ts';
+import { scratchFloat32, scratchFloat64 } from './scratch.ts';
 import { BINOMIAL_ORDER, binomialSmooth, rowSpans, smoothedOnce, smoothInPlane } from './sharpness.ts';
 
 /** Statistics on slices of a measurement grid (x fastest, then y, then slices), shared by the modality metrics. */
@@ -106,7 +107,7 @@ export function orderStatistics(a: Float32Array | Float64Array, k: number, next:
   const n = a.length;
   if (n < BUCKETED_FROM) return selected(a, k, next);
   const size = Math.min(4096, n >> 3);
-  const sample = new Float64Array(size);
+  const sample = scratchFloat64('order-sample', size);
   // Scattered by a multiplicative hash (2654435761 is a prime near 2³² / φ; the products stay exact below
   // 2⁵³): a regular stride falls in step with an image's rows and sees the same few columns of each.
   for (let j = 0; j < size; j++) sample[j] = a[(j * 2654435761) % n]!;
@@ -119,7 +120,7 @@ export function orderStatistics(a: Float32Array | Float64Array, k: number, next:
   const upper = hiRank < size - 1 ? selectInPlace(sample, hiRank) : Infinity;
   // Room for twice the expected share between the bounds; more means the sample misled.
   const room = Math.min(n, Math.ceil(((2 * (hiRank - loRank + 1)) / size) * n) + 64);
-  const between = new Float64Array(room);
+  const between = scratchFloat64('order-between', room);
   // Values equal to a bound are only counted (an image's values repeat a lot): their rank is known.
   let below = 0,
     atLower = 0,
@@ -324,8 +325,8 @@ export function robustNoise(values: Float32Array, width: number, height: number,
   for (let z = 0; z < slices; z++)
     for (let y = 1; y < height - 1; y++)
       for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) if (mask[i]) count++;
-  // One typed buffer, filled in place, and a selection instead of a sort.
-  const responses = new Float64Array(count);
+  // One typed buffer, kept between calls and filled in place, and a selection instead of a sort.
+  const responses = scratchFloat64('noise-responses', count);
   let k = 0;
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
@@ -416,16 +417,22 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
   // band; every computed value is the one the whole image would give).
   const inMask = rowSpans(width, height, slices, 0, mask);
   // Variance 1 + 3 = 4: the fine image smoothed once more by a binomial kernel of order 12 (variance 3).
-  const coarse = binomialSmooth(fine, width, height, mask ? rowSpans(width, height, slices, 2, mask) : undefined);
+  const coarse = binomialSmooth(
+    fine,
+    width,
+    height,
+    mask ? rowSpans(width, height, slices, 2, mask) : undefined,
+    scratchFloat32('edge-coarse', values.length),
+  );
   // The cut is a percentile of many thousands of gradients: every third one of the mask estimates it as well.
   const every = count >= 3000 ? 3 : 1;
   // Coarse gradients (in single precision, as an image of them would hold) along x, y and both diagonals,
   // at every `every`-th voxel of the mask off the border, for each direction's 90th percentile.
   const samples = Math.ceil(count / every);
-  const sx = new Float32Array(samples),
-    sy = new Float32Array(samples),
-    sd = new Float32Array(samples),
-    sa = new Float32Array(samples);
+  const sx = scratchFloat32('edge-x', samples),
+    sy = scratchFloat32('edge-y', samples),
+    sd = scratchFloat32('edge-diagonal', samples),
+    sa = scratchFloat32('edge-antidiagonal', samples);
   // `skip` counts down to the next sampled voxel of the mask (every `every`-th, from the first).
   let skip = 0,
     k = 0;

@@ -1,5 +1,6 @@
 import { moments, skewness } from './histogram.ts';
 import { orderStatistics } from './image-stats.ts';
+import { scratchFloat32 } from './scratch.ts';
 
 /** How the noise level was estimated. */
 export type NoiseModel = 'gaussian' | 'rayleigh' | 'laplacian';
@@ -31,7 +32,8 @@ export function backgroundNoise(
     return { sigma: Math.sqrt(m.meanSquare / 2), model: 'rayleigh', mean: m.mean };
   // A regular subsample of at most 400 000 voxels keeps the two selections cheap on large volumes.
   const step = Math.max(1, Math.floor(m.n / 400_000));
-  const picked = new Float32Array(Math.ceil(m.n / step));
+  // Kept between calls: every element is written before the selections read it.
+  const picked = scratchFloat32('background-picked', Math.ceil(m.n / step));
   for (let i = 0, seen = 0, k = 0; i < values.length; i++)
     if (background[i] === select && seen++ % step === 0) picked[k++] = values[i]!;
   const median = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;

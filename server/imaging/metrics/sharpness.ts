@@ -1,10 +1,13 @@
+import { scratchFloat32 } from './scratch.ts';
+
 /**
  * Binomial smoothing ([1 2 1]/4, twice, in x and y: a Gaussian of sigma 1) of each slice, edges clamped.
  * The first and last voxel of each line are handled apart, so the inner loops carry no bounds tests.
  */
 export function smoothInPlane(values: Float32Array, width: number, height: number): Float32Array {
   const out = new Float32Array(values.length);
-  const tmp = new Float32Array(values.length);
+  // Every row of the temporary is written by the x pass before the y pass reads it.
+  const tmp = scratchFloat32('smooth-rows', values.length);
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
   for (let pass = 0; pass < 2; pass++) {
@@ -136,14 +139,24 @@ function binomialLine(src: Float32Array, dst: Float32Array, start: number, strid
 /**
  * The binomial smoothing of order 12 (the [1 2 1]/4 kernel applied six times, variance 3) in x and y, edges
  * clamped, each line by binomialLine. With `spans` (see rowSpans), only rows and columns that reach a span
- * are computed: every voxel within the spans is right, others are left unspecified.
+ * are computed: every voxel within the spans is right, others are left unspecified. The result is written to
+ * `into` when given (a buffer the caller reuses; outside what is computed it keeps what it held), else to a new
+ * array, zero outside what is computed.
  */
-export function binomialSmooth(values: Float32Array, width: number, height: number, spans?: Int32Array): Float32Array {
+export function binomialSmooth(
+  values: Float32Array,
+  width: number,
+  height: number,
+  spans?: Int32Array,
+  into?: Float32Array,
+): Float32Array {
   const plane = width * height;
   const slices = plane ? Math.floor(values.length / plane) : 0;
   const half = BINOMIAL_ORDER >> 1;
-  const tmp = new Float32Array(values.length);
-  const out = new Float32Array(values.length);
+  // The row pass writes every row within `half` of a span's, all the column pass reads for a voxel within
+  // the spans; what the other rows hold (a previous call's values) reaches only voxels left unspecified.
+  const tmp = scratchFloat32('binomial-rows', values.length);
+  const out = into ?? new Float32Array(values.length);
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
     // The rows the column pass reads (within `half` of a span's row) and the columns that hold a span.
