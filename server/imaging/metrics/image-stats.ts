@@ -106,13 +106,21 @@ const BUCKETED_FROM = 2048;
 export function orderStatistics(a: Float32Array | Float64Array, k: number, next: boolean): [number, number] {
   const n = a.length;
   if (n < BUCKETED_FROM) return selected(a, k, next);
-  const size = Math.min(4096, n >> 3);
+  // About n^(2/3) samples, as Floyd and Rivest chose: the sample's selection and the values gathered between
+  // its bounds then cost little next to the one pass.
+  const size = Math.min(4096, Math.round(Math.cbrt(n) ** 2));
   const sample = scratchFloat64('order-sample', size);
-  // Scattered by a multiplicative hash (2654435761 is a prime near 2³² / φ; the products stay exact below
-  // 2⁵³): a regular stride falls in step with an image's rows and sees the same few columns of each.
-  for (let j = 0; j < size; j++) sample[j] = a[(j * 2654435761) % n]!;
-  // Bounds a few standard deviations of the sample's rank either side of k's place in it.
-  const spread = Math.ceil(Math.sqrt(size * Math.log(n)));
+  // Scattered by a multiplicative hash (index j · 2654435761 mod n, 2654435761 a prime near 2³² / φ, stepped
+  // in integers): a regular stride falls in step with an image's rows and sees the same few columns of each.
+  const hop = 2654435761 % n;
+  for (let j = 0, at = 0; j < size; j++) {
+    sample[j] = a[at]!;
+    at += hop;
+    if (at >= n) at -= n;
+  }
+  // Bounds sqrt(ln n) standard deviations of the sample's rank either side of k's place in it (Floyd and
+  // Rivest's spread): the k-th value falls outside them about once in a thousand, and is then bucketed.
+  const spread = Math.ceil(0.5 * Math.sqrt(size * Math.log(n)));
   const at = (k * size) / n;
   const loRank = Math.floor(at) - spread,
     hiRank = Math.ceil(at) + spread;

@@ -56,7 +56,7 @@ describe('percentiles by selection instead of sorting', () => {
     // Every value the selection's sample looks at set apart (the sample scatters its picks by a multiplicative
     // hash): bounds drawn from it miss, and the bucketed fallback must still be exact.
     const misleading = Array.from({ length: 65_536 }, (_, i) => 1 + ((i * 7919) % 1000));
-    for (let j = 0; j < 4096; j++) misleading[(j * 2654435761) % 65_536] = 0;
+    for (let j = 0; j < 1626; j++) misleading[(j * 2654435761) % 65_536] = 0;
     for (const p of [0, 5, 6.25, 6.3, 50, 99]) expect(quantile(misleading, p)).toBe(sorted(misleading, p));
     // Image rows sampled at a stride that divides their length: a regular sample would see the same columns.
     const rows = Array.from({ length: 61_440 }, (_, i) => (i % 240) * 10 + ((i * 31) % 7));
