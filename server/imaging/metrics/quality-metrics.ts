@@ -58,11 +58,21 @@ function entropyFocus(n: number, energy: number, all: Histogram, offset: number)
   return sum / max;
 }
 
+/** What energyRatio needs to know of the magnitudes before binning them (see there). */
+interface MagnitudeExtent {
+  plain: boolean;
+  top: number;
+  low: number;
+  high: number;
+}
+
 /**
  * MRIQC's foreground-background energy ratio: median of squared foreground over median of squared
  * background; since squaring is monotonic on magnitudes, that is the squared ratio of median magnitudes.
- * The background is outside `grown`. Both histograms are filled in one pass, with magnitudes worked out
- * as they are read (single precision, as an array of them would hold) rather than copied.
+ * The background is outside `grown`. Magnitudes are |value - offset| in single precision (as an array of
+ * them would hold), the values themselves when `plain`; the extent holds the largest magnitude before rounding
+ * and the background's smallest and largest, which the caller's pass over the voxels finds. Both histograms
+ * are then filled in one pass, with magnitudes worked out as they are read rather than copied.
  */
 function energyRatio(
   values: Float32Array,
@@ -70,22 +80,9 @@ function energyRatio(
   grown: Uint8Array,
   offset: number,
   all: Histogram,
+  { plain, top, low, high }: MagnitudeExtent,
 ): number {
-  // Magnitudes of non-negative values about 0 are the values themselves.
-  const plain = offset === 0 && all.min >= 0;
   const n = values.length;
-  let top = plain ? Math.max(0, all.max) : 0,
-    low = Infinity,
-    high = -Infinity;
-  for (let i = 0; i < n; i++) {
-    // The foreground's range ends at the largest magnitude before rounding to single precision.
-    const exact = Math.abs(values[i]! - offset);
-    if (exact > top) top = exact;
-    if (grown[i]) continue;
-    const m = plain ? values[i]! : Math.fround(exact);
-    if (m < low) low = m;
-    if (m > high) high = m;
-  }
   // The background keeps its own (narrow) binning for precision; the foreground shares the known range.
   const bins = all.counts.length;
   const bgCounts = new Uint32Array(bins),
@@ -157,16 +154,22 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   const top = Number.isFinite(high) ? high : Infinity;
   const bottom = Number.isFinite(low) ? low : -Infinity;
   // One pass for the sums every family needs: the object's moments and histogram (on the whole image's
-  // binning), the background's size, the clipped voxels and the energy about the offset (for EFC). Each sum
-  // is added in scan order, as separate passes would add it, so the results are the same to the bit.
+  // binning), the background's size, the clipped voxels, the energy about the offset (for EFC) and the range
+  // of the magnitudes (for FBER). Each sum is added in scan order, as separate passes would add it, so the
+  // results are the same to the bit.
   const fgCounts = new Uint32Array(all.counts.length);
   const scale = binScale(all.min, all.max, all.counts.length);
+  // FBER's magnitudes about the offset: non-negative values about 0 are their own.
+  const plain = offset === 0 && all.min >= 0;
   let fgN = 0,
     fgSum = 0,
     fgSumSq = 0,
     backgroundCount = 0,
     clipped = 0,
-    energy = 0;
+    energy = 0,
+    magnitudeTop = plain ? Math.max(0, all.max) : 0,
+    backgroundLow = Infinity,
+    backgroundHigh = -Infinity;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     const inObject = object[i] === 1;
@@ -176,7 +179,14 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
       fgSumSq += v * v;
       fgCounts[((v - all.min) * scale + 0.5) | 0]!++;
     }
-    if (!grown[i]) backgroundCount++;
+    const exact = Math.abs(v - offset);
+    if (exact > magnitudeTop) magnitudeTop = exact;
+    if (!grown[i]) {
+      backgroundCount++;
+      const m = plain ? v : Math.fround(exact);
+      if (m < backgroundLow) backgroundLow = m;
+      if (m > backgroundHigh) backgroundHigh = m;
+    }
     if (v >= top || (v <= bottom && inObject)) clipped++;
     energy += (v - offset) ** 2;
   }
@@ -196,7 +206,14 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   // MR measures its own ghosting on the head (mr-artefacts.ts); the other families keep the plain half-FOV ratio.
   const ghost =
     enoughBackground && family !== 'MR' ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
-  const fber = enoughBackground ? energyRatio(values, object, grown, offset, all) : 0;
+  const fber = enoughBackground
+    ? energyRatio(values, object, grown, offset, all, {
+        plain,
+        top: magnitudeTop,
+        low: backgroundLow,
+        high: backgroundHigh,
+      })
+    : 0;
   let crop: FullResolutionCrop | undefined;
   const context: MeasureContext = {
     values,
