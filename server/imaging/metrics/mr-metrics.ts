@@ -1,6 +1,7 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { histogram, moments, otsuThreshold } from './histogram.ts';
-import { blockStats, edgeWidth, pick, pileUp, quantile, quantileInPlace, robustNoise } from './image-stats.ts';
+import { blockStats, edgeWidth, pick, pileUp, quantile } from './image-stats.ts';
+import { medianInPlace } from './integer-median.ts';
 import { backgroundNoise } from './noise.ts';
 import { backgroundStructure, ghosting, headMasks, wrapAround } from './mr-artefacts.ts';
 
@@ -31,9 +32,6 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     ? (given.rayleigh ?? backgroundNoise(values, complement(grown), true))
     : { sigma: 0, model: 'laplacian', mean: 0 };
   const fg = given.foreground ?? moments(values, object, 1);
-  // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
-  // high-pass noise estimate stands in, without the Rayleigh correction.
-  const sigma = noise.sigma > 0 ? noise.sigma : robustNoise(values, width, height, object);
   // Two tissue classes inside the object (grey/white matter, or tissue/fluid).
   const inner = histogram(values, object);
   const cut = otsuThreshold(inner);
@@ -70,7 +68,17 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const ghost = ghosting(values, masks, width, height, fg.mean, c.phase);
   const structure = backgroundStructure(values, masks, width, height, noise.sigma, fg.mean);
   // The bright tissue's high-pass noise, compared with the air's and with the dark tissue's: all three in one pass.
-  const [hiNoise, loNoise, airNoise] = robustNoiseByClass(values, width, height, classes, 3);
+  // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
+  // high-pass noise estimate (both tissue classes together) stands in, without the Rayleigh correction.
+  const [hiNoise, loNoise, airNoise, objectNoise] = robustNoiseByClass(
+    values,
+    width,
+    height,
+    classes,
+    3,
+    noise.sigma > 0 ? 0 : 2,
+  );
+  const sigma = noise.sigma > 0 ? noise.sigma : objectNoise!;
   // The air's magnitude noise (Rayleigh) varies 0.655 times as much as the tissue's Gaussian noise by the same
   // estimate, so an image as acquired gives about 1.5 or more; none without enough air, or air of exact zeros.
   const tnr = enough && airNoise! > 0 ? hiNoise! / airNoise! : undefined;
@@ -123,7 +131,8 @@ function mrEdgeWidth(c: MeasureContext): number {
  * robustNoise (Immerkær's high-pass estimate, median-based) of each class of voxels at once: `classes`
  * holds every voxel's class, 1 to `count` (0 for none), and the k-th value returned is robustNoise over the
  * mask of class k + 1, to the bit (the same responses, filed by class in one pass instead of one pass and
- * one count per mask). 0 for a class with no voxel off the border.
+ * one count per mask). 0 for a class with no voxel off the border. With `union` k > 0, one more value: the
+ * estimate over classes 1 to k together.
  */
 function robustNoiseByClass(
   values: Float32Array,
@@ -131,6 +140,7 @@ function robustNoiseByClass(
   height: number,
   classes: Uint8Array,
   count: number,
+  union = 0,
 ): number[] {
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
@@ -165,6 +175,8 @@ function robustNoiseByClass(
   }
   const noises: number[] = [];
   for (let c = 1; c <= count; c++)
-    noises.push(quantileInPlace(responses.subarray(start[c]!, start[c + 1]!), 50) / (0.6745 * 6));
+    noises.push(medianInPlace(responses.subarray(start[c]!, start[c + 1]!)) / (0.6745 * 6));
+  // Last: selection may reorder the responses across the classes it joins (each class's median is taken).
+  if (union > 0) noises.push(medianInPlace(responses.subarray(start[1]!, start[union + 1]!)) / (0.6745 * 6));
   return noises;
 }

@@ -5,6 +5,8 @@ import { GENERATORS, HELD_OUT_SETTINGS, TRAIN_SETTINGS } from '../../../bench/qc
 import { rng } from '../../../bench/qc-corpus/image-ops.ts';
 import { decodeImage } from '../../../server/imaging/decode-image.ts';
 import { morphBits, packMask, unpackMask } from '../../../server/imaging/metrics/mask-bits.ts';
+import { quantileInPlace } from '../../../server/imaging/metrics/image-stats.ts';
+import { medianInPlace } from '../../../server/imaging/metrics/integer-median.ts';
 import { dilate, foregroundMask } from '../../../server/imaging/metrics/mask.ts';
 import { measurementGrid } from '../../../server/imaging/metrics/measurement-grid.ts';
 import { backgroundStructure, ghosting, headMasks, wrapAround } from '../../../server/imaging/metrics/mr-artefacts.ts';
@@ -76,6 +78,25 @@ describe('the faster MR artefact measures give the same numbers as before', { ti
         ),
         name,
       ).toBe(true);
+    }
+  });
+
+  it('the median by counting, as quantileInPlace gives it, on integers and on anything else', () => {
+    const r = rng(17);
+    for (let t = 0; t < 300; t++) {
+      const n = t % 3 === 0 ? 1 + Math.floor(r.next() * 2000) : 1000 + Math.floor(r.next() * 20000);
+      // Down to values mostly distinct (up to 4n), where the two middle ones differ.
+      const spread = [1, 5, 300, 1e5, 4 * n][t % 5]!;
+      const kind = Math.floor(r.next() * 4);
+      const a = Float64Array.from({ length: n }, () => {
+        const v = Math.floor(r.next() * spread);
+        // Integers; integers with a few large ones; fractions; a few negative ones.
+        if (kind === 1 && r.next() < 0.01) return v * 1000;
+        if (kind === 2) return v + r.next();
+        if (kind === 3 && r.next() < 0.001) return -v;
+        return v;
+      });
+      expect(medianInPlace(a.slice()), `n ${n} spread ${spread} kind ${kind}`).toBe(quantileInPlace(a.slice(), 50));
     }
   });
 
