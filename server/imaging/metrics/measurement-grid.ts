@@ -1,4 +1,5 @@
 import type { ImageVolume } from '../volume.ts';
+import { finiteWithRange } from './finite.ts';
 
 /** At most this many voxels per slice are measured (a 256×256 grid). */
 export const GRID_SLICE_VOXELS = 65_536;
@@ -16,35 +17,73 @@ export function gridStride(width: number, height: number): number {
  * and fixes the scale sharpness is judged at, whatever the matrix size; a 256×256 image is used whole.
  */
 export function measurementGrid(volume: ImageVolume): ImageVolume {
+  return sampledGrid(volume).grid;
+}
+
+/**
+ * The measurement grid with its values made finite as finiteValues makes them, and their smallest and largest
+ * value: the copy of the grid's voxels notes their range as it goes, so a finite image (nearly all) needs no
+ * pass of its own to check them. Throws UnmeasurableImageError when no value is finite.
+ */
+export function finiteMeasurementGrid(volume: ImageVolume): { grid: ImageVolume; min: number; max: number } {
+  const { grid, range } = sampledGrid(volume);
+  if (range) return { grid, ...range };
+  const finite = finiteWithRange(grid.data);
+  return { grid: { ...grid, data: finite.values }, min: finite.min, max: finite.max };
+}
+
+/** The grid, and the range of its values when it is a copy and every value is finite. */
+function sampledGrid(volume: ImageVolume): { grid: ImageVolume; range?: { min: number; max: number } } {
   const { width, height, depth, channels } = volume;
   const stride = gridStride(width, height);
   const slices =
     depth <= GRID_SLICES
       ? Array.from({ length: depth }, (_, z) => z)
       : Array.from({ length: GRID_SLICES }, (_, i) => Math.floor(((i + 0.5) * depth) / GRID_SLICES));
-  if (stride === 1 && slices.length === depth) return volume;
+  if (stride === 1 && slices.length === depth) return { grid: volume };
   const w = Math.ceil(width / stride);
   const h = Math.ceil(height / stride);
   const data = new Float32Array(w * h * slices.length * channels);
   const src = volume.data;
-  let o = 0;
+  let o = 0,
+    min = Infinity,
+    max = -Infinity,
+    bad = 0;
   for (const z of slices) {
     for (let y = 0; y < height; y += stride) {
       const row = (z * height + y) * width;
-      // Grey images (nearly all) without the loop over channels.
-      if (channels === 1) for (let i = row, end = row + width; i < end; i += stride) data[o++] = src[i]!;
+      // Grey images (nearly all) without the loop over channels. Each voxel is checked as finiteWithRange does.
+      if (channels === 1)
+        for (let i = row, end = row + width; i < end; i += stride) {
+          const v = src[i]!;
+          data[o++] = v;
+          if (v - v !== 0) bad++;
+          else {
+            if (v < min) min = v;
+            if (v > max) max = v;
+          }
+        }
       else
         for (let x = 0; x < width; x += stride)
-          for (let c = 0; c < channels; c++) data[o++] = src[(row + x) * channels + c]!;
+          for (let c = 0; c < channels; c++) {
+            const v = src[(row + x) * channels + c]!;
+            data[o++] = v;
+            if (v - v !== 0) bad++;
+            else {
+              if (v < min) min = v;
+              if (v > max) max = v;
+            }
+          }
     }
   }
   const [sx, sy, sz] = volume.spacing;
-  return {
+  const grid = {
     ...volume,
     width: w,
     height: h,
     depth: slices.length,
     data,
-    spacing: [sx * stride, sy * stride, (sz * depth) / slices.length],
+    spacing: [sx * stride, sy * stride, (sz * depth) / slices.length] as [number, number, number],
   };
+  return { grid, range: bad === 0 && data.length > 0 && min <= max ? { min, max } : undefined };
 }

@@ -2,7 +2,7 @@ import type { ImageVolume } from '../volume.ts';
 import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
 import type { MeasureContext, Measures } from './context.ts';
 import { ctMeasures } from './ct-metrics.ts';
-import { finiteOr, finiteWithRange } from './finite.ts';
+import { finiteOr } from './finite.ts';
 import { histologyMeasures } from './histology-metrics.ts';
 import { modalityFamily, type ModalityFamily } from './modality.ts';
 import { mrMeasures, type MrGiven } from './mr-metrics.ts';
@@ -10,7 +10,7 @@ import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './proje
 import { binScale, histogram, momentsOfSums, percentile, type Histogram } from './histogram.ts';
 import { dilate, foregroundMask, luminance } from './mask.ts';
 import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
-import { gridStride, measurementGrid } from './measurement-grid.ts';
+import { finiteMeasurementGrid, gridStride } from './measurement-grid.ts';
 import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
 import { forgetSmoothed, ghostRatio, laplacianVariance } from './sharpness.ts';
 
@@ -118,12 +118,10 @@ function energyRatio(
  * get the histology measures.
  */
 export function measureQuality(whole: ImageVolume): QualityMetrics {
-  const sampled = measurementGrid(whole);
   // NaN and ±Infinity in float images would poison every sum: they are mapped to finite values first.
-  const finite = finiteWithRange(sampled.data);
-  const volume = { ...sampled, data: finite.values };
+  const { grid: volume, min, max } = finiteMeasurementGrid(whole);
   try {
-    return measureGrid(whole, volume, [finite.min, finite.max]);
+    return measureGrid(whole, volume, [min, max]);
   } finally {
     // The shared smoothing lives for one check: the caller may change the pixels before the next.
     // (Grey values are the volume's own array; a colour image's luminance is a new one each time.)
