@@ -87,8 +87,17 @@ export const BINOMIAL_ORDER = 12;
  * pairwise sums kept in registers, then one division by 4096. The binomial weights are integers, so wherever
  * a window's sum is exact in double precision (any image of integers, and floats of like magnitude) this is
  * the same to the bit as the weighted sum tap by tap, at half the arithmetic and none of its multiplications.
+ * Only the outputs at [from, to) are written.
  */
-function binomialLine(src: Float32Array, dst: Float32Array, start: number, stride: number, n: number): void {
+function binomialLine(
+  src: Float32Array,
+  dst: Float32Array,
+  start: number,
+  stride: number,
+  n: number,
+  from = 0,
+  to = n,
+): void {
   const first = src[start]!,
     last = src[start + (n - 1) * stride]!;
   let p0 = 0,
@@ -104,8 +113,9 @@ function binomialLine(src: Float32Array, dst: Float32Array, start: number, strid
     p10 = 0,
     p11 = 0;
   // Stage k holds the sum of the last 2^k-weighted window; p(k) is its value one sample back. The first
-  // twelve outputs (t < 12) are incomplete and not written.
-  for (let t = 0; t < n + 12; t++) {
+  // twelve outputs are incomplete and not written. The cascade remembers twelve samples and no more, so
+  // starting it at `from` gives the outputs from there on exactly as a start at 0 would.
+  for (let t = from; t < to + 12; t++) {
     const x = t - 6;
     const u = x < 0 ? first : x >= n ? last : src[start + x * stride]!;
     const a1 = u + p0;
@@ -132,7 +142,7 @@ function binomialLine(src: Float32Array, dst: Float32Array, start: number, strid
     p10 = a10;
     const a12 = a11 + p11;
     p11 = a11;
-    if (t >= 12) dst[start + (t - 12) * stride] = a12 / 4096;
+    if (t >= from + 12) dst[start + (t - 12) * stride] = a12 / 4096;
   }
 }
 
@@ -175,9 +185,10 @@ export function binomialSmooth(
       x1 = Math.max(x1, b);
     }
     if (y1 < 0) continue;
+    // Rows only where the column pass reads them (columns x0 to x1), columns only at the spans' rows.
     for (let y = Math.max(0, y0 - half), end = Math.min(height - 1, y1 + half); y <= end; y++)
-      binomialLine(values, tmp, o + y * width, 1, width);
-    for (let x = x0; x < x1; x++) binomialLine(tmp, out, o + x, width, height);
+      binomialLine(values, tmp, o + y * width, 1, width, x0, x1);
+    for (let x = x0; x < x1; x++) binomialLine(tmp, out, o + x, width, height, y0, y1 + 1);
   }
   return out;
 }
