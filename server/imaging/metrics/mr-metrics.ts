@@ -1,8 +1,9 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { histogram, moments, otsuThreshold } from './histogram.ts';
-import { blockStats, edgeWidth, pick, pileUp, quantile } from './image-stats.ts';
+import { edgeWidth, pileUp } from './image-stats.ts';
 import { medianInPlace } from './integer-median.ts';
 import { backgroundNoise } from './noise.ts';
+import { biasFieldSpread } from './bias-field.ts';
 import { backgroundStructure, ghosting, headMasks, wrapAround } from './mr-artefacts.ts';
 
 /** What measureQuality has already measured that the MR measures use. */
@@ -19,7 +20,7 @@ export interface MrGiven {
 /**
  * MR magnitude images, after MRIQC: SNR with the Rician (Rayleigh background) correction, CNR and CJV
  * between the two tissue classes Otsu finds in the head, EFC and FBER (given), INU as the spread of the
- * low-pass tissue intensity, ghosting (half-FOV), background structure (motion ghosts), wrap-around
+ * head's low-passed local tissue level, ghosting (half-FOV), background structure (motion ghosts), wrap-around
  * (object at the edge of the field of view), clipping and blur.
  */
 export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
@@ -55,13 +56,8 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const a = moments(values, hi, 1),
     b = moments(values, lo, 1);
   const gap = Math.abs(a.mean - b.mean);
-  // Bias field: spread of 16-voxel block means of the brighter class, relative to its median.
-  const blocks = blockStats(values, width, height, 16, hi);
-  const tissueMeans = pick(blocks.mean, (k) => blocks.inside[k]! > 0.9);
-  const inu =
-    tissueMeans.length >= 4
-      ? (quantile(tissueMeans, 95) - quantile(tissueMeans, 5)) / Math.max(1e-9, quantile(tissueMeans, 50))
-      : 0;
+  // Bias field: the head's local tissue level, low-passed, its spread over the head (see bias-field.ts).
+  const inu = biasFieldSpread(values, width, height, object);
   // The artefacts are looked for in the air outside the head (holes filled, a margin of a 40th of the field
   // of view), so dark tissue inside the head and the head's blurred edge are not taken for ghosts.
   const masks = headMasks(object, width, height, Math.max(3, Math.round(Math.min(width, height) / 40)));
@@ -100,7 +96,7 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     ...(tnr === undefined ? {} : { tissue_noise_ratio: tnr }),
     efc: given.efc,
     ...(given.fber === undefined ? {} : { fber: given.fber }),
-    inu,
+    ...(inu === undefined ? {} : { inu }),
     ...(ghost === undefined ? {} : { ghosting: ghost }),
     ...(structure === undefined ? {} : { background_structure: structure }),
     wrap_around: wrapAround(values, masks, width, height),

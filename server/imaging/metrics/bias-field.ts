@@ -1,0 +1,82 @@
+import { quantileInPlace } from './image-stats.ts';
+
+/** The field is read only where at least this share of a block is the tissue it follows. */
+const FILLED = 0.25;
+
+/** Gaussian weights of standard deviation `sigma`, to three sigma each side. */
+function gaussian(sigma: number): Float64Array {
+  const radius = Math.ceil(3 * sigma);
+  const w = new Float64Array(2 * radius + 1);
+  for (let i = -radius; i <= radius; i++) w[i + radius] = Math.exp(-(i * i) / (2 * sigma * sigma));
+  return w;
+}
+
+/** `grid` (nx × ny) convolved with `w` along x then y, zero outside (normalised convolution divides it out). */
+function smooth(grid: Float64Array, nx: number, ny: number, w: Float64Array): Float64Array {
+  const r = (w.length - 1) / 2;
+  const across = new Float64Array(grid.length);
+  for (let y = 0; y < ny; y++)
+    for (let x = 0; x < nx; x++) {
+      let s = 0;
+      for (let k = Math.max(-r, -x); k <= Math.min(r, nx - 1 - x); k++) s += w[k + r]! * grid[y * nx + x + k]!;
+      across[y * nx + x] = s;
+    }
+  const out = new Float64Array(grid.length);
+  for (let y = 0; y < ny; y++)
+    for (let x = 0; x < nx; x++) {
+      let s = 0;
+      for (let k = Math.max(-r, -y); k <= Math.min(r, ny - 1 - y); k++) s += w[k + r]! * across[(y + k) * nx + x]!;
+      out[y * nx + x] = s;
+    }
+  return out;
+}
+
+/**
+ * Intensity non-uniformity, in the spirit of MRIQC's INU (which reads N4's bias field): in each 8×8 block of
+ * the head (`tissue`), the level of its brighter tissue (the 80th percentile of its voxels), which follows the
+ * local receive-field gain where one global tissue class would not (a strong field moves whole regions across
+ * any global threshold); those levels low-passed by normalised convolution (a Gaussian of a tenth of the field
+ * of view, over the blocks the head fills); and their spread over the head, (95th − 5th percentile) / median.
+ * Reported for information, with no limit: clean clinical images with surface coils reach 0.7, and on a small
+ * matrix (64²) the anatomy itself varies as much as a coil's field would.
+ * Undefined when fewer than four blocks hold enough tissue to read the field at (a small image).
+ */
+export function biasFieldSpread(
+  values: Float32Array,
+  width: number,
+  height: number,
+  tissue: Uint8Array,
+): number | undefined {
+  // Blocks of a 32nd of the field of view (at least 4 voxels): enough voxels for a percentile, and enough
+  // blocks across the head for a field to show on a small matrix.
+  const BLOCK = Math.max(4, Math.round(Math.min(width, height) / 32));
+  const nx = Math.ceil(width / BLOCK),
+    ny = Math.ceil(height / BLOCK);
+  const slices = Math.floor(values.length / (width * height));
+  const w = gaussian(Math.max(1, Math.min(width, height) / 10 / BLOCK));
+  const field: number[] = [];
+  for (let z = 0; z < slices; z++) {
+    const o = z * width * height;
+    // Each block's brighter tissue: the 80th percentile of its tissue voxels, which follows the local level.
+    const level = new Float64Array(nx * ny),
+      weight = new Float64Array(nx * ny);
+    const inBlock = new Float64Array(BLOCK * BLOCK);
+    for (let by = 0; by < ny; by++)
+      for (let bx = 0; bx < nx; bx++) {
+        let n = 0;
+        for (let y = by * BLOCK; y < Math.min(height, (by + 1) * BLOCK); y++)
+          for (let x = bx * BLOCK; x < Math.min(width, (bx + 1) * BLOCK); x++)
+            if (tissue[o + y * width + x]) inBlock[n++] = values[o + y * width + x]!;
+        if (n < FILLED * BLOCK * BLOCK) continue;
+        level[by * nx + bx] = quantileInPlace(inBlock.subarray(0, n), 80);
+        weight[by * nx + bx] = 1;
+      }
+    const s = smooth(level, nx, ny, w),
+      c = smooth(weight, nx, ny, w);
+    for (let b = 0; b < nx * ny; b++) if (weight[b]! > 0 && c[b]! > 0) field.push(s[b]! / c[b]!);
+  }
+  if (field.length < 4) return undefined;
+  const f = Float64Array.from(field);
+  const median = quantileInPlace(f, 50);
+  return median > 0 ? (quantileInPlace(f, 95) - quantileInPlace(f, 5)) / median : undefined;
+}
