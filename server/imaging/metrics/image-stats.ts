@@ -129,22 +129,25 @@ export function orderStatistics(a: Float32Array | Float64Array, k: number, next:
   // Room for twice the expected share between the bounds; more means the sample misled.
   const room = Math.min(n, Math.ceil(((2 * (hiRank - loRank + 1)) / size) * n) + 64);
   const between = scratchFloat64('order-between', room);
-  // Values equal to a bound are only counted (an image's values repeat a lot): their rank is known.
+  // Values equal to a bound are only counted (an image's values repeat a lot): their rank is known. The
+  // pass has no branches (every value is stored, the count of those kept advances by 0 or 1): images' values
+  // fall below, on and between the bounds in no predictable order, and mispredicted branches had cost twice
+  // the pass. A store past the end of `between` is dropped, and overflowing it means the sample misled.
   let below = 0,
     atLower = 0,
     atUpper = 0,
-    m = 0,
-    above = Infinity;
+    m = 0;
   for (let i = 0; i < n; i++) {
     const v = a[i]!;
-    if (v < lower) below++;
-    else if (v > upper) {
-      if (v < above) above = v;
-    } else if (v === lower) atLower++;
-    else if (v === upper) atUpper++;
-    else if (m < room) between[m++] = v;
-    else return bucketedStatistics(a, k, next);
+    between[m] = v;
+    below += +(v < lower);
+    atLower += +(v === lower);
+    atUpper += +(v === upper);
+    m += +(v > lower) & +(v < upper);
   }
+  if (m > room) return bucketedStatistics(a, k, next);
+  // Bounds that are one value counted it twice.
+  if (upper === lower) atUpper = 0;
   // Ranks in order: below the lower bound, equal to it, gathered (strictly between), equal to the upper, above.
   const inner = below + atLower,
     outer = inner + m,
@@ -159,9 +162,16 @@ export function orderStatistics(a: Float32Array | Float64Array, k: number, next:
   if (next && Number.isNaN(high)) {
     const r = k + 1;
     // r past the gathered ranks only when k was below them: then it is their smallest.
-    high = r < inner ? lower : r < outer ? minimum(gathered) : r < last ? upper : above;
+    high = r < inner ? lower : r < outer ? minimum(gathered) : r < last ? upper : smallestAbove(a, upper);
   }
   return [low, high];
+}
+
+/** The smallest value of `a` above `bound` (Infinity for none). */
+function smallestAbove(a: Float32Array | Float64Array, bound: number): number {
+  let min = Infinity;
+  for (let i = 0; i < a.length; i++) if (a[i]! > bound && a[i]! < min) min = a[i]!;
+  return min;
 }
 
 function minimum(a: Float64Array): number {
