@@ -90,7 +90,8 @@ export function otsuThreshold(h: Histogram): number {
     sumLow += b * h.counts[b]!;
     const weightHigh = h.total - weightLow;
     if (weightLow === 0 || weightHigh === 0) continue;
-    const between = weightLow * weightHigh * (sumLow / weightLow - (sumAll - sumLow) / weightHigh) ** 2;
+    const gap = sumLow / weightLow - (sumAll - sumLow) / weightHigh;
+    const between = weightLow * weightHigh * (gap * gap);
     if (between > best) {
       best = between;
       cut = b;

@@ -47,7 +47,8 @@ export function blockStats(
         }
         const n = size * size;
         mean[k] = sum / n;
-        sd[k] = Math.sqrt(Math.max(0, sumSq / n - (sum / n) ** 2) * (n / (n - 1)));
+        const average = sum / n;
+        sd[k] = Math.sqrt(Math.max(0, sumSq / n - average * average) * (n / (n - 1)));
         inside[k] = masked / n;
       }
     }
