@@ -334,6 +334,25 @@ export function pileUp(values: Float32Array, mask?: Uint8Array, low = false): nu
 }
 
 /**
+ * The response of Immerkær's noise mask (1 −2 1 / −2 4 −2 / 1 −2 1), which cancels any plane and so keeps
+ * mostly noise, at voxel `i` of a plane `width` voxels wide (not on its border). One expression for every
+ * noise estimate, summed in this order, so they agree to the bit.
+ */
+export function immerkaer(values: Float32Array, i: number, width: number): number {
+  return (
+    values[i - width - 1]! -
+    2 * values[i - width]! +
+    values[i - width + 1]! -
+    2 * values[i - 1]! +
+    4 * values[i]! -
+    2 * values[i + 1]! +
+    values[i + width - 1]! -
+    2 * values[i + width]! +
+    values[i + width + 1]!
+  );
+}
+
+/**
  * Immerkær's noise estimate over the voxels of `mask`, with the median absolute response in place of the
  * mean, so edges and fine structure do not count as noise: sigma = median|I * N| / (0.6745 · 6).
  */
@@ -353,17 +372,7 @@ export function robustNoise(values: Float32Array, width: number, height: number,
       for (let x = 1; x < width - 1; x++) {
         const i = o + y * width + x;
         if (!mask[i]) continue;
-        responses[k++] = Math.abs(
-          values[i - width - 1]! -
-            2 * values[i - width]! +
-            values[i - width + 1]! -
-            2 * values[i - 1]! +
-            4 * values[i]! -
-            2 * values[i + 1]! +
-            values[i + width - 1]! -
-            2 * values[i + width]! +
-            values[i + width + 1]!,
-        );
+        responses[k++] = Math.abs(immerkaer(values, i, width));
       }
   }
   return quantileInPlace(responses, 50) / (0.6745 * 6);

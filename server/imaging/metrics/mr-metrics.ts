@@ -1,6 +1,6 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { histogram, moments, otsuThreshold } from './histogram.ts';
-import { edgeWidth, pileUp } from './image-stats.ts';
+import { edgeWidth, immerkaer, pileUp } from './image-stats.ts';
 import { medianInPlace } from './integer-median.ts';
 import { backgroundNoise } from './noise.ts';
 import { biasFieldSpread } from './bias-field.ts';
@@ -156,17 +156,7 @@ function robustNoiseByClass(
         const i = o + y * width + x;
         const c = classes[i]!;
         if (!c) continue;
-        responses[next[c]!++] = Math.abs(
-          values[i - width - 1]! -
-            2 * values[i - width]! +
-            values[i - width + 1]! -
-            2 * values[i - 1]! +
-            4 * values[i]! -
-            2 * values[i + 1]! +
-            values[i + width - 1]! -
-            2 * values[i + width]! +
-            values[i + width + 1]!,
-        );
+        responses[next[c]!++] = Math.abs(immerkaer(values, i, width));
       }
   }
   const noises: number[] = [];

@@ -1,5 +1,5 @@
 import { moments, skewness } from './histogram.ts';
-import { orderStatistics } from './image-stats.ts';
+import { immerkaer, orderStatistics } from './image-stats.ts';
 import { scratchFloat32 } from './scratch.ts';
 
 /** How the noise level was estimated. */
@@ -55,16 +55,7 @@ export function laplacianNoise(values: Float32Array, width: number, height: numb
     for (let y = 1; y < height - 1; y++) {
       for (let x = 1; x < width - 1; x++) {
         const i = o + y * width + x;
-        const v =
-          values[i - width - 1]! -
-          2 * values[i - width]! +
-          values[i - width + 1]! -
-          2 * values[i - 1]! +
-          4 * values[i]! -
-          2 * values[i + 1]! +
-          values[i + width - 1]! -
-          2 * values[i + width]! +
-          values[i + width + 1]!;
+        const v = immerkaer(values, i, width);
         sum += Math.abs(v);
         count++;
       }
