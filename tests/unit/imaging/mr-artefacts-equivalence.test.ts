@@ -1,43 +1,22 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEGRADATIONS, degrade } from '../../../bench/qc-corpus/degrade.ts';
 import { GENERATORS, HELD_OUT_SETTINGS, TRAIN_SETTINGS } from '../../../bench/qc-corpus/generate.ts';
 import { rng } from '../../../bench/qc-corpus/image-ops.ts';
-import { decodeImage } from '../../../server/imaging/decode-image.ts';
 import { morphBits, packMask, unpackMask } from '../../../server/imaging/metrics/mask-bits.ts';
 import { quantileInPlace } from '../../../server/imaging/metrics/image-stats.ts';
 import { medianInPlace } from '../../../server/imaging/metrics/integer-median.ts';
-import { dilate, foregroundMask } from '../../../server/imaging/metrics/mask.ts';
-import { measurementGrid } from '../../../server/imaging/metrics/measurement-grid.ts';
+import { dilate } from '../../../server/imaging/metrics/mask.ts';
 import { backgroundStructure, ghosting, headMasks, wrapAround } from '../../../server/imaging/metrics/mr-artefacts.ts';
-import type { ImageVolume } from '../../../server/imaging/volume.ts';
+import { caseOf, debianCases, type KernelCase, NIBABEL, PYDICOM, same } from './kernel-cases.ts';
 import * as reference from './reference-mr-artefacts.ts';
 
-const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
-const NIBABEL = '/usr/lib/python3/dist-packages/nibabel/tests/data';
-
-interface Case {
-  name: string;
-  values: Float32Array;
-  width: number;
-  height: number;
-  object: Uint8Array;
-}
-
-function caseOf(name: string, volume: ImageVolume): Case {
-  const grid = measurementGrid(volume);
-  const { mask } = foregroundMask(grid.data);
-  return { name, values: grid.data, width: grid.width, height: grid.height, object: mask };
-}
-
 /** Debian's MR examples (pydicom, nibabel) and the corpus's MR images, clean and with every degradation. */
-async function corpus(): Promise<Case[]> {
-  const cases: Case[] = [];
-  for (const path of [`${PYDICOM}/MR_small.dcm`, `${NIBABEL}/anatomical.nii`, `${NIBABEL}/example4d.nii.gz`]) {
-    if (!existsSync(path)) continue;
-    const hint = path.replace(/^.*?(\.[^/]*)$/, '$1');
-    cases.push(caseOf(path, await decodeImage(new Uint8Array(readFileSync(path)), hint)));
-  }
+async function corpus(): Promise<KernelCase[]> {
+  const cases = await debianCases([
+    `${PYDICOM}/MR_small.dcm`,
+    `${NIBABEL}/anatomical.nii`,
+    `${NIBABEL}/example4d.nii.gz`,
+  ]);
   for (const [s, settings] of [TRAIN_SETTINGS, HELD_OUT_SETTINGS].entries()) {
     const r = rng(200 + s);
     const clean = GENERATORS.MR(r, settings);
@@ -46,9 +25,6 @@ async function corpus(): Promise<Case[]> {
   }
   return cases;
 }
-
-const same = (a: ArrayLike<number>, b: ArrayLike<number>) =>
-  a.length === b.length && Array.prototype.every.call(a, (v: number, i: number) => Object.is(v, b[i]));
 
 // The MR model was fitted on these measures: the faster code must give the same numbers to the bit as the
 // code it replaced (reference-mr-artefacts.ts).

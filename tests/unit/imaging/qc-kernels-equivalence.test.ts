@@ -1,50 +1,23 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FAMILIES } from '../../../bench/qc-corpus/corpus.ts';
 import { DEGRADATIONS, degrade } from '../../../bench/qc-corpus/degrade.ts';
 import { GENERATORS, HELD_OUT_SETTINGS, TRAIN_SETTINGS } from '../../../bench/qc-corpus/generate.ts';
 import { rng } from '../../../bench/qc-corpus/image-ops.ts';
-import { decodeImage } from '../../../server/imaging/decode-image.ts';
 import { lineScores } from '../../../server/imaging/metrics/ct-metrics.ts';
 import { edgeWidth } from '../../../server/imaging/metrics/image-stats.ts';
-import { dilate, foregroundMask, luminance } from '../../../server/imaging/metrics/mask.ts';
-import { measurementGrid } from '../../../server/imaging/metrics/measurement-grid.ts';
+import { dilate } from '../../../server/imaging/metrics/mask.ts';
 import { binomialSmooth, ghostRatio, rowSpans } from '../../../server/imaging/metrics/sharpness.ts';
-import type { ImageVolume } from '../../../server/imaging/volume.ts';
+import { caseOf, debianCases, type KernelCase, NIBABEL, PYDICOM, same } from './kernel-cases.ts';
 import * as reference from './reference-kernels.ts';
 
-const PYDICOM = '/usr/lib/python3/dist-packages/pydicom/data/test_files';
-const NIBABEL = '/usr/lib/python3/dist-packages/nibabel/tests/data';
-
-/** Grey grid values and the masks measureQuality derives, as the kernels receive them. */
-interface Case {
-  name: string;
-  values: Float32Array;
-  width: number;
-  height: number;
-  object: Uint8Array;
-}
-
-function caseOf(name: string, volume: ImageVolume): Case {
-  const grid = measurementGrid(volume);
-  const values = luminance(grid.data, grid.channels);
-  const { mask } = foregroundMask(values, grid.channels === 3);
-  return { name, values, width: grid.width, height: grid.height, object: mask };
-}
-
 /** Debian's example images (pydicom, nibabel) and the corpus generators' images, clean and degraded. */
-async function corpus(): Promise<Case[]> {
-  const cases: Case[] = [];
-  for (const path of [
+async function corpus(): Promise<KernelCase[]> {
+  const cases = await debianCases([
     `${PYDICOM}/CT_small.dcm`,
     `${PYDICOM}/MR_small.dcm`,
     `${NIBABEL}/anatomical.nii`,
     `${NIBABEL}/example4d.nii.gz`,
-  ]) {
-    if (!existsSync(path)) continue;
-    const hint = path.replace(/^.*?(\.[^/]*)$/, '$1');
-    cases.push(caseOf(path, await decodeImage(new Uint8Array(readFileSync(path)), hint)));
-  }
+  ]);
   for (const [s, settings] of [TRAIN_SETTINGS, HELD_OUT_SETTINGS].entries())
     for (const family of FAMILIES) {
       const r = rng(100 * s + FAMILIES.indexOf(family));
@@ -55,9 +28,6 @@ async function corpus(): Promise<Case[]> {
     }
   return cases;
 }
-
-const same = (a: ArrayLike<number>, b: ArrayLike<number>) =>
-  a.length === b.length && Array.prototype.every.call(a, (v: number, i: number) => Object.is(v, b[i]));
 
 // The faster kernels must give the measurements the QC model was fitted on: the same numbers to the bit as
 // the code they replaced (reference-kernels.ts), on images this project did not make and on its corpus.
