@@ -63,7 +63,7 @@ async function wholeLog(workspace: string, query = '', pageSize = 50): Promise<A
 
 beforeAll(async () => {
   t = await createTestApp();
-  png = await pngBytes();
+  png = await pngBytes(32);
   const created = await createTeamWorkspace(t, {
     // Names a spreadsheet would run as formulas, or that need quoting: the CSV must hold them as text.
     names: {

@@ -8,9 +8,9 @@ import type { TestUser } from './helpers/users.ts';
 
 export { multipartBody, type Part } from '../fixtures/multipart-body.ts';
 
-/** A real 8×8 grey PNG. */
-export async function pngBytes(): Promise<Buffer> {
-  return sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 120, g: 120, b: 120 } } })
+/** A real grey PNG, 8×8 unless told (the quality check measures images of 32×32 and more). */
+export async function pngBytes(size = 8): Promise<Buffer> {
+  return sharp({ create: { width: size, height: size, channels: 3, background: { r: 120, g: 120, b: 120 } } })
     .png()
     .toBuffer();
 }

@@ -34,7 +34,7 @@ function upload(user: TestUser, name = 'scan.png') {
 
 beforeAll(async () => {
   t = await createTestApp();
-  png = await pngBytes();
+  png = await pngBytes(32);
   const created = await createTeamWorkspace(t);
   workspaceId = created.id;
   ({ outsider, ...people } = created.people);
