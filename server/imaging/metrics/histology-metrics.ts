@@ -1,11 +1,20 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { blurEffect, selectInPlace } from './image-stats.ts';
+import { blurEffect, orderStatistics } from './image-stats.ts';
 import { dilate } from './mask.ts';
+import { scratchFloat32 } from './scratch.ts';
 
 /** Degrees by which a hue lies outside the pink-to-purple arc of H&E (240°–380°, i.e. up to 20°). */
 function outsideStainArc(hue: number): number {
   const h = hue < 60 ? hue + 360 : hue;
   return h >= 240 && h <= 380 ? 0 : Math.min(Math.abs(h - 240), Math.abs(h - 380));
+}
+
+/**
+ * `x` modulo 6 for x in [5, 7], as red-dominant hues give it ((g − b) / d is within [−1, 1], since rounding
+ * keeps |g − b| ≤ d): one subtraction, exact in [6, 7] (Sterbenz), where % goes through the C library's fmod.
+ */
+function belowSix(x: number): number {
+  return x >= 6 ? x - 6 : x;
 }
 
 /**
@@ -30,10 +39,10 @@ export function histologyMeasures(c: MeasureContext): Measures {
     cosH = 0;
   const glass = [0, 0, 0];
   // The glass is the brightest class: within 0.08 of the 95th percentile of luminance, and not strongly coloured.
-  const lums = new Float32Array(pixels);
+  const lums = scratchFloat32('slide-luminance', pixels);
   for (let p = 0; p < pixels; p++)
     lums[p] = (0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!) / top;
-  const bright = pixels ? selectInPlace(lums, Math.floor(pixels * 0.95)) : 1;
+  const bright = pixels ? orderStatistics(lums, Math.floor(pixels * 0.95), false)[0] : 1;
   for (let p = 0; p < pixels; p++) {
     const r = rgb[p * 3]! / top,
       g = rgb[p * 3 + 1]! / top,
@@ -45,7 +54,8 @@ export function histologyMeasures(c: MeasureContext): Measures {
     const max = Math.max(r, g, b),
       min = Math.min(r, g, b);
     const d = max - min;
-    const hue = d <= 0 ? 0 : (max === r ? ((g - b) / d + 6) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4) * 60;
+    const hue =
+      d <= 0 ? 0 : (max === r ? belowSix((g - b) / d + 6) : max === g ? (b - r) / d + 2 : (r - g) / d + 4) * 60;
     const sat = d <= 0 ? 0 : max > 0 ? d / max : 0;
     const pen = (sat > 0.3 && hue >= 75 && hue <= 235 && lum < 0.85) || lum < 0.12;
     if (pen) {

@@ -3,15 +3,15 @@ import {
   blockStats,
   blurEffect,
   edgeWidth,
+  orderStatistics,
   pick,
-  pileUp,
   quantile,
   quantileInPlace,
   robustNoise,
-  selectInPlace,
 } from './image-stats.ts';
 import { histogram, otsuThreshold } from './histogram.ts';
 import { noiseGrain } from './noise-grain.ts';
+import { scratchFloat32 } from './scratch.ts';
 
 /** The stored range to normalise against: the type's, or the image's own when the type is unbounded. */
 function rangeOf(c: MeasureContext): [number, number] {
@@ -27,21 +27,64 @@ function rangeOf(c: MeasureContext): [number, number] {
 }
 
 /**
- * Marks the cells of `inside` (a grid of `width`×`height` cells per slice) connected through other such cells,
- * 4-neighbours in-plane, to the grid's border. An explicit stack of cell indices in a typed array, no
- * recursion: a cell is marked as it is pushed, so each is pushed at most once and the stack never outgrows
- * the grid.
+ * Work buffers kept between checks, by name (contents unspecified): a radiograph's check needs several
+ * voxel-sized masks and stacks that do not outlive it, and fresh ones cost a zeroing pass and the garbage
+ * collector's time.
  */
-function borderConnected(inside: Uint8Array, width: number, height: number): Uint8Array {
+const bytes = new Map<string, Uint8Array>();
+const ints = new Map<string, Int32Array>();
+function workBytes(name: string, length: number): Uint8Array {
+  let buffer = bytes.get(name);
+  if (!buffer || buffer.length < length) bytes.set(name, (buffer = new Uint8Array(length)));
+  return buffer.subarray(0, length);
+}
+function workInts(name: string, length: number): Int32Array {
+  let buffer = ints.get(name);
+  if (!buffer || buffer.length < length) ints.set(name, (buffer = new Int32Array(length)));
+  return buffer.subarray(0, length);
+}
+
+/** The smallest and largest of a radiograph's values, and how many hold the largest. */
+interface ImageExtent {
+  min: number;
+  max: number;
+  atMax: number;
+}
+
+/** Smallest and largest of `values` and the count at the largest, in one pass. */
+function extentOf(values: Float32Array): ImageExtent {
+  let min = Infinity,
+    max = -Infinity,
+    atMax = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v > max) {
+      max = v;
+      atMax = 1;
+    } else if (v === max) atMax++;
+    if (v < min) min = v;
+  }
+  return { min, max, atMax };
+}
+
+/**
+ * Marks with 2 the cells of `cells` that are 1 and connected through other such cells, 4-neighbours in-plane,
+ * to the border of their slice (a grid of `width`×`height` cells per slice), and returns how many it marked.
+ * In place, so the cells left at 1 are those inside, and with an explicit stack of cell indices in a typed
+ * array, no recursion: a cell is marked as it is pushed, so each is pushed at most once and the stack never
+ * outgrows the grid.
+ */
+function markBorderConnected(cells: Uint8Array, width: number, height: number): number {
   const plane = width * height;
-  const reached = new Uint8Array(inside.length);
-  if (plane === 0) return reached;
-  const stack = new Int32Array(plane);
-  for (let o = 0; o + plane <= inside.length; o += plane) {
+  if (plane === 0) return 0;
+  const stack = workInts('border-stack', plane);
+  let marked = 0;
+  for (let o = 0; o + plane <= cells.length; o += plane) {
     let top = 0;
     const push = (i: number) => {
-      if (inside[i] && !reached[i]) {
-        reached[i] = 1;
+      if (cells[i] === 1) {
+        cells[i] = 2;
+        marked++;
         stack[top++] = i;
       }
     };
@@ -62,7 +105,7 @@ function borderConnected(inside: Uint8Array, width: number, height: number): Uin
       if (i - o < plane - width) push(i + width);
     }
   }
-  return reached;
+  return marked;
 }
 
 /**
@@ -93,13 +136,14 @@ function leaveOutDarkSurround(
   c: MeasureContext,
   blocks: ReturnType<typeof blockStats>,
   mask: Uint8Array,
+  field: FieldExtent,
   low: number,
   high: number,
 ): void {
   const { values, width, height } = c;
   const span = high - low;
   const brightness = (v: number) => (c.invert ? high - v : v - low) / span;
-  const split = otsuThreshold(histogram(values, mask));
+  const split = otsuThreshold(histogram(values, mask, undefined, [field.min, field.max]));
   let n = 0,
     sum = 0;
   for (let i = 0; i < values.length; i++)
@@ -117,12 +161,13 @@ function leaveOutDarkSurround(
     const b = brightness(blocks.mean[k]!);
     dark[k] = b < SURROUND_RATIO * anatomy ? 1 : 0;
   }
-  const surround = borderConnected(dark, bx, by);
+  // Dark blocks reached from the border are marked 2: the surround.
+  markBorderConnected(dark, bx, by);
   // The core: surround blocks whose neighbours within the slice are all dark.
   const core = new Uint8Array(blocks.count);
   let cores = 0;
   for (let k = 0; k < blocks.count; k++) {
-    if (!surround[k]) continue;
+    if (dark[k] !== 2) continue;
     const i = k % bx,
       j = Math.floor((k % perSlice) / bx);
     let all = true;
@@ -142,7 +187,7 @@ function leaveOutDarkSurround(
   const drop = (apply: boolean) => {
     let dropped = 0;
     for (let k = 0; k < blocks.count; k++) {
-      if (!surround[k]) continue;
+      if (dark[k] !== 2) continue;
       const z = Math.floor(k / perSlice),
         j = Math.floor((k % perSlice) / bx),
         i = k % bx;
@@ -156,9 +201,7 @@ function leaveOutDarkSurround(
     }
     return dropped;
   };
-  let field = 0;
-  for (let i = 0; i < values.length; i++) field += mask[i]!;
-  if (field - drop(false) >= values.length * MIN_FIELD_SHARE) drop(true);
+  if (field.count - drop(false) >= values.length * MIN_FIELD_SHARE) drop(true);
 }
 
 /**
@@ -170,9 +213,13 @@ function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
   const { values, width, height } = c;
   const blocks = blockStats(values, width, height, 8);
   const typical = quantile(blocks.sd, 50);
-  const mask = new Uint8Array(values.length);
+  // A work buffer: the mask is read only while the radiograph's measures are taken.
+  const mask = workBytes('field', values.length).fill(0);
   const bx = Math.floor(width / 8),
     by = Math.floor(height / 8);
+  // The field's size and extent, noted as its blocks are marked: leaveOutDarkSurround needs them, and a
+  // pass over the whole mask for each would read every voxel again.
+  const field: FieldExtent = { count: 0, min: Infinity, max: -Infinity };
   let k = 0;
   const slices = values.length / (width * height);
   for (let z = 0; z < slices; z++)
@@ -180,45 +227,61 @@ function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
       for (let i = 0; i < bx; i++, k++) {
         if (!(blocks.sd[k]! > typical * 0.1)) continue;
         for (let y = j * 8; y < j * 8 + 8; y++)
-          for (let x = i * 8; x < i * 8 + 8; x++) mask[z * width * height + y * width + x] = 1;
+          for (let v = z * width * height + y * width + i * 8, end = v + 8; v < end; v++) {
+            mask[v] = 1;
+            const value = values[v]!;
+            if (value < field.min) field.min = value;
+            if (value > field.max) field.max = value;
+          }
+        field.count += 64;
       }
   // An image too small for one block, or without any flat area, is all field.
   if (blocks.count === 0) mask.fill(1);
-  else leaveOutDarkSurround(c, blocks, mask, low, high);
+  else leaveOutDarkSurround(c, blocks, mask, field, low, high);
   return mask;
 }
 
+/** How many voxels the field's blocks hold, and their smallest and largest value. */
+interface FieldExtent {
+  count: number;
+  min: number;
+  max: number;
+}
+
 /**
- * Share of the image at its largest value (or the stored maximum), leaving out what is connected to the
- * image border: a collimator shutter is flat and bright along the edge, saturated anatomy lies inside.
- * Counted only when the top value holds at least two voxels.
+ * Share of the image at its largest value (or the stored maximum `high`, when lower), leaving out what is
+ * connected to the image border: a collimator shutter is flat and bright along the edge, saturated anatomy
+ * lies inside. Counted only when the top value holds at least two voxels.
  */
-export function saturatedInside(values: Float32Array, width: number, height: number, high: number): number {
-  let max = -Infinity;
-  for (const v of values) if (v > max) max = v;
-  const top = Math.min(max, high);
-  const at = new Uint8Array(values.length);
+function saturatedInside(
+  values: Float32Array,
+  width: number,
+  height: number,
+  high: number,
+  image: ImageExtent,
+): number {
+  const top = Math.min(image.max, high);
+  // At the image's largest value, its voxels were counted in the pass that found it.
   let count = 0;
-  for (let i = 0; i < values.length; i++)
-    if (values[i]! >= top) {
-      at[i] = 1;
-      count++;
-    }
+  if (top === image.max) count = image.atMax;
+  else for (let i = 0; i < values.length; i++) if (values[i]! >= top) count++;
   if (count < 2) return 0;
   // Top-valued voxels reached from the border through others like them are a shutter, not anatomy; with
   // none on the border there is nothing to reach.
-  if (!onBorder(at, width, height)) return count / values.length;
-  const reached = borderConnected(at, width, height);
-  for (let i = 0; i < reached.length; i++) count -= reached[i]!;
-  return count / values.length;
+  if (!onBorder(values, width, height, top)) return count / values.length;
+  const at = workBytes('saturated', values.length);
+  for (let i = 0; i < values.length; i++) at[i] = values[i]! >= top ? 1 : 0;
+  return (count - markBorderConnected(at, width, height)) / values.length;
 }
 
-/** Whether any cell of `cells` lies on the border of its slice. */
-function onBorder(cells: Uint8Array, width: number, height: number): boolean {
+/** Whether any voxel of `values` on the border of its slice is at least `top`. */
+function onBorder(values: Float32Array, width: number, height: number, top: number): boolean {
   const plane = width * height;
-  for (let o = 0; plane > 0 && o + plane <= cells.length; o += plane) {
-    for (let x = 0; x < width; x++) if (cells[o + x] || cells[o + (height - 1) * width + x]) return true;
-    for (let y = 0; y < height; y++) if (cells[o + y * width] || cells[o + y * width + width - 1]) return true;
+  for (let o = 0; plane > 0 && o + plane <= values.length; o += plane) {
+    for (let x = 0; x < width; x++)
+      if (values[o + x]! >= top || values[o + (height - 1) * width + x]! >= top) return true;
+    for (let y = 0; y < height; y++)
+      if (values[o + y * width]! >= top || values[o + y * width + width - 1]! >= top) return true;
   }
   return false;
 }
@@ -228,15 +291,11 @@ function onBorder(cells: Uint8Array, width: number, height: number): boolean {
  * flat (their spread under 0.2% of the image's range), as collimator shutters and padding are. Then the share
  * of the field's voxels piled up at the field's largest value (when at least two are): clipped or saturated
  * anatomy is flat at the top, exposed anatomy carries noise. A bright shutter, at whatever value, is outside.
+ * `image` is the extent of all the values.
  */
-export function saturatedInField(values: Float32Array, width: number, height: number): number {
+function saturatedInField(values: Float32Array, width: number, height: number, image: ImageExtent): number {
+  const { min, max } = image;
   const plane = width * height;
-  let min = Infinity,
-    max = -Infinity;
-  for (const v of values) {
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
   const flatSpread = (max - min) * 0.002;
   let piled = 0,
     area = 0;
@@ -274,17 +333,21 @@ export function saturatedInField(values: Float32Array, width: number, height: nu
         peeled = true;
       }
     }
-    // The field's largest value and how many voxels hold it, in one pass.
-    let top = -Infinity,
-      at = 0;
-    for (let y = y0; y <= y1; y++)
-      for (let i = o + y * width + x0, end = o + y * width + x1; i <= end; i++) {
-        const v = values[i]!;
-        if (v > top) {
-          top = v;
-          at = 1;
-        } else if (v === top) at++;
-      }
+    // The field's largest value and how many voxels hold it, in one pass; a field that is the whole of the
+    // only slice was tallied with the image's extent.
+    let at = 0;
+    if (plane === values.length && x0 === 0 && y0 === 0 && x1 === width - 1 && y1 === height - 1) at = image.atMax;
+    else {
+      let top = -Infinity;
+      for (let y = y0; y <= y1; y++)
+        for (let i = o + y * width + x0, end = o + y * width + x1; i <= end; i++) {
+          const v = values[i]!;
+          if (v > top) {
+            top = v;
+            at = 1;
+          } else if (v === top) at++;
+        }
+    }
     piled += at >= 2 ? at : 0;
     area += (x1 - x0 + 1) * (y1 - y0 + 1);
   }
@@ -304,21 +367,34 @@ function radiographEdgeWidth(c: MeasureContext, field: Uint8Array): number {
   const crop = c.fullResolution();
   const plane = crop.width * crop.height,
     gridPlane = c.width * c.height;
-  const mask = new Uint8Array(crop.values.length);
+  const mask = workBytes('window-field', crop.values.length);
   // The grid column of each of the window's columns, worked out once for all rows.
-  const column = new Int32Array(crop.width);
+  const column = workInts('window-column', crop.width);
   for (let x = 0; x < crop.width; x++) column[x] = Math.min(c.width - 1, Math.floor((crop.x0 + x) / c.stride));
   let inside = 0;
-  for (let o = 0, k = 0; o < crop.values.length; o += plane, k++)
+  for (let o = 0, k = 0; o < crop.values.length; o += plane, k++) {
+    let previousRow = -1,
+      previousInside = 0;
     for (let y = 0; y < crop.height; y++) {
       const gridRow = k * gridPlane + Math.min(c.height - 1, Math.floor((crop.y0 + y) / c.stride)) * c.width;
       const row = o + y * crop.width;
+      // Each grid row stands for `stride` rows of the window: its copies are copied, not mapped again.
+      if (gridRow === previousRow) {
+        mask.copyWithin(row, row - crop.width, row);
+        inside += previousInside;
+        continue;
+      }
+      let rowInside = 0;
       for (let x = 0; x < crop.width; x++) {
         const m = field[gridRow + column[x]!]!;
         mask[row + x] = m;
-        inside += m;
+        rowInside += m;
       }
+      inside += rowInside;
+      previousRow = gridRow;
+      previousInside = rowInside;
     }
+  }
   // A window without edges (0) says nothing of the image's sharpness: the grid's width is kept then too.
   return (inside >= crop.values.length * 0.1 && edgeWidth(crop.values, crop.width, crop.height, mask)) || grid();
 }
@@ -329,10 +405,56 @@ const MAX_COUNTED_SPAN = 1 << 17;
 /**
  * The `ps`-th percentiles (0–100) of the values of `mask`, each as quantileInPlace gives it (interpolated
  * between neighbours as sorting would). Stored images hold whole numbers over a span of a few thousand, whose
- * order statistics one count per value gives exactly, in two passes and for every percentile at once; other
- * values are copied and selected.
+ * order statistics one count per value gives exactly, for every percentile at once: within the image's extent
+ * (`image`), in one pass over the mask; other values are copied and selected.
  */
-function maskedPercentiles(values: Float32Array, mask: Uint8Array, ps: number[]): number[] {
+function maskedPercentiles(values: Float32Array, mask: Uint8Array, ps: number[], image: ImageExtent): number[] {
+  const { min: low, max: high } = image;
+  if (!(high - low < MAX_COUNTED_SPAN)) return percentilesInTwoPasses(values, mask, ps);
+  // The image's extent bounds the field's, so the counts are taken in the pass that finds whether the field
+  // holds whole numbers only, from the image's whole floor; a fraction sends the values to the two passes.
+  const base = Math.floor(low);
+  const counts = workInts('percentile-counts', Math.floor(high) - base + 1).fill(0);
+  let n = 0,
+    min = Infinity;
+  for (let i = 0; i < values.length; i++) {
+    if (mask[i] !== 1) continue;
+    const v = values[i]!;
+    if (v !== Math.floor(v)) return percentilesInTwoPasses(values, mask, ps);
+    n++;
+    if (v < min) min = v;
+    counts[v - base]!++;
+  }
+  if (n === 0) return ps.map(() => 0);
+  return percentilesOfCounts(counts, base, min - base, n, ps);
+}
+
+/**
+ * The `ps`-th percentiles of `n` whole values counted in `counts` (value base + index), the smallest at index
+ * `first`, interpolated as quantileInPlace does.
+ */
+function percentilesOfCounts(counts: Int32Array, base: number, first: number, n: number, ps: number[]): number[] {
+  // The k-th smallest value (from 0): the first whose cumulative count passes k.
+  const orderStatistic = (k: number) => {
+    let v = first;
+    for (let seen = counts[v]!; seen <= k; seen += counts[++v]!);
+    return v + base;
+  };
+  return ps.map((p) => {
+    const at = Math.min(n - 1, Math.max(0, (p / 100) * (n - 1)));
+    const lo = Math.floor(at);
+    const low = orderStatistic(lo);
+    if (at === lo) return low;
+    const high = orderStatistic(lo + 1);
+    return low + (high - low) * (at - lo);
+  });
+}
+
+/**
+ * maskedPercentiles for any values: a pass for the field's extent and whether it holds whole numbers only,
+ * then a count per value over a span that is not too wide, else a selection among a copy.
+ */
+function percentilesInTwoPasses(values: Float32Array, mask: Uint8Array, ps: number[]): number[] {
   let n = 0,
     min = Infinity,
     max = -Infinity,
@@ -352,22 +474,9 @@ function maskedPercentiles(values: Float32Array, mask: Uint8Array, ps: number[])
     // Selection reorders the field's values, which leaves every later percentile of them the same.
     return ps.map((p) => quantileInPlace(field, p));
   }
-  const counts = new Int32Array(max - min + 1);
+  const counts = workInts('percentile-counts', max - min + 1).fill(0);
   for (let i = 0; i < values.length; i++) if (mask[i] === 1) counts[values[i]! - min]!++;
-  // The k-th smallest value (from 0): the first whose cumulative count passes k.
-  const orderStatistic = (k: number) => {
-    let v = 0;
-    for (let seen = counts[0]!; seen <= k; seen += counts[++v]!);
-    return v + min;
-  };
-  return ps.map((p) => {
-    const at = Math.min(n - 1, Math.max(0, (p / 100) * (n - 1)));
-    const lo = Math.floor(at);
-    const low = orderStatistic(lo);
-    if (at === lo) return low;
-    const high = orderStatistic(lo + 1);
-    return low + (high - low) * (at - lo);
-  });
+  return percentilesOfCounts(counts, min, 0, n, ps);
 }
 
 /**
@@ -379,9 +488,13 @@ export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
   const mask = fieldMask(c, low, high);
-  const [p1 = 0, p50 = 0, p99 = 0] = maskedPercentiles(values, mask, [1, 50, 99]);
+  const extent = extentOf(values);
+  const [p1 = 0, p50 = 0, p99 = 0] = maskedPercentiles(values, mask, [1, 50, 99], extent);
   const level = (p50 - low) / (high - low);
-  const saturated = Math.max(saturatedInside(values, width, height, high), saturatedInField(values, width, height));
+  const saturated = Math.max(
+    saturatedInside(values, width, height, high, extent),
+    saturatedInField(values, width, height, extent),
+  );
   const noiseSd = robustNoise(values, width, height, mask);
   // Quantum mottle is judged against the signal it rides on, as displayed above black: its SD relative to the
   // signal is 1/√(quanta per pixel), which the dose sets. Against the field's contrast instead, an image with a
@@ -396,6 +509,32 @@ export function projectionMeasures(c: MeasureContext): Measures {
   };
 }
 
+/** What pileUp (image-stats.ts) finds of the voxels of a mask, tallied in a pass the caller makes anyway. */
+interface PileUpTally {
+  n: number;
+  min: number;
+  max: number;
+  /** How many voxels hold `max`. */
+  atMax: number;
+}
+
+/** Adds `v` to the tally. */
+function tally(t: PileUpTally, v: number): void {
+  t.n++;
+  if (v > t.max) {
+    t.max = v;
+    t.atMax = 1;
+  } else if (v === t.max) t.atMax++;
+  if (v < t.min) t.min = v;
+}
+
+/** pileUp's share from a tally: the voxels at the largest value when at least two, all when all are one value. */
+function pileUpShare({ n, min, max, atMax }: PileUpTally): number {
+  if (n === 0) return 0;
+  if (max <= min) return n >= 2 ? 1 : 0;
+  return (atMax >= 2 ? atMax : 0) / n;
+}
+
 /**
  * Ultrasound: the imaged sector (non-black after the scanner's dark surround), gain as its mean
  * brightness within the range, speckle SNR (mean over SD of homogeneous blocks; 1.91 for fully developed
@@ -406,7 +545,8 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
   const span = high - low;
-  const sector = new Uint8Array(values.length);
+  // A work buffer: the sector is read only while the measures are taken.
+  const sector = workBytes('sector', values.length).fill(0);
   const blocks = blockStats(values, width, height, 8);
   const bx = Math.floor(width / 8),
     by = Math.floor(height / 8);
@@ -414,35 +554,45 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
   for (let k = 0, j = 0; j < by; j++)
     for (let i = 0; i < bx; i++, k++) {
       if (!(blocks.sd[k]! > span * 0.004)) continue;
-      for (let y = j * 8; y < j * 8 + 8; y++) for (let x = i * 8; x < i * 8 + 8; x++) sector[y * width + x] = 1;
+      for (let y = j * 8; y < j * 8 + 8; y++) sector.fill(1, y * width + i * 8, y * width + i * 8 + 8);
     }
-  const inSector = pick(values, (i) => sector[i] === 1);
-  const mean = inSector.length ? inSector.reduce((a, b) => a + b, 0) / inSector.length : 0;
   const textured = (k: number) => blocks.sd[k]! > span * 0.004;
   const ratios: number[] = [];
   for (let k = 0; k < blocks.count; k++) if (textured(k)) ratios.push((blocks.mean[k]! - low) / blocks.sd[k]!);
-  // Depth profile: row means of the sector, top (transducer) to bottom.
+  // Depth profile: row means of the sector, top (transducer) to bottom. The same pass (in scan order, as a
+  // list of the sector's values would be summed) tallies the sector's size, sum and pile-up at the top.
   const rows: number[] = [];
+  const lit = low + span * 0.02;
+  const top: PileUpTally = { n: 0, min: Infinity, max: -Infinity, atMax: 0 };
+  let sum = 0;
   for (let y = 0; y < height; y++) {
     let s = 0,
       m = 0;
-    for (let x = 0; x < width; x++)
-      if (sector[y * width + x] || values[y * width + x]! > low + span * 0.02) {
-        s += values[y * width + x]! - low;
+    for (let i = y * width, end = i + width; i < end; i++) {
+      const v = values[i]!;
+      const inside = sector[i] === 1;
+      if (inside) {
+        sum += v;
+        tally(top, v);
+      }
+      if (inside || v > lit) {
+        s += v - low;
         m++;
       }
+    }
     rows.push(m ? s / m : 0);
   }
+  const mean = top.n ? sum / top.n : 0;
   const shallow = quantile(rows.slice(0, Math.max(1, Math.floor(height / 3))), 75);
-  const lit = rows.filter((r) => r > shallow * 0.25).length;
+  const litRows = rows.filter((r) => r > shallow * 0.25).length;
   const lastLit = rows.reduce((last, r, y) => (r > shallow * 0.25 ? y : last), 0);
   return {
-    gain: inSector.length ? (mean - low) / span : 0,
+    gain: top.n ? (mean - low) / span : 0,
     speckle_snr: ratios.length ? quantile(ratios, 50) : 0,
     depth_coverage: height ? (lastLit + 1) / height : 0,
-    lit_rows: height ? lit / height : 0,
+    lit_rows: height ? litRows / height : 0,
     noise_floor: mean > low ? (quantile(pick(blocks.mean, textured), 5) - low) / (mean - low) : 0,
-    saturation: pileUp(values, sector),
+    saturation: pileUpShare(top),
     blur: blurEffect(values, width, height, sector),
   };
 }
@@ -455,10 +605,21 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
 export function nuclearMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   // The body, not only the hottest organs Otsu would pick: a tenth of the near-maximum uptake.
-  const copy = Float32Array.from(values);
-  const top = copy.length ? selectInPlace(copy, Math.floor(copy.length * 0.995)) : 0;
-  const object = new Uint8Array(values.length);
-  if (top > 0) for (let i = 0; i < values.length; i++) object[i] = values[i]! > top * 0.1 ? 1 : 0;
+  const copy = scratchFloat32('uptake-order', values.length);
+  copy.set(values);
+  const top = copy.length ? orderStatistics(copy, Math.floor(copy.length * 0.995), false)[0] : 0;
+  // A work buffer: the body is read only while the measures are taken. Its pile-up is tallied as it is marked.
+  const object = workBytes('uptake', values.length).fill(0);
+  const hottest: PileUpTally = { n: 0, min: Infinity, max: -Infinity, atMax: 0 };
+  if (top > 0) {
+    const cut = top * 0.1;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      if (!(v > cut)) continue;
+      object[i] = 1;
+      tally(hottest, v);
+    }
+  }
   const blocks = blockStats(values, width, height, 6, object);
   const ratios: number[] = [];
   for (let k = 0; k < blocks.count; k++)
@@ -478,7 +639,7 @@ export function nuclearMeasures(c: MeasureContext): Measures {
     // A reconstruction (PET, SPECT) is as sharp as its filter makes it: its blur is judged on tighter limits
     // than a planar frame's, whose edges are wide by nature (the gamma camera's resolution falls with depth).
     ...(c.planar ? {} : { recon_edge_width: edge }),
-    clipped: pileUp(values, object),
+    clipped: pileUpShare(hottest),
     ...(grain === undefined ? {} : { noise_grain: grain * c.stride }),
   };
 }
