@@ -106,8 +106,8 @@ export const QC_MODEL: QcModel = {
           center: -0.00066098,
         },
         'mr-wrap': {
-          review: 0.2,
-          fail: 0.2761,
+          review: 0.24953,
+          fail: 0.43288,
           center: 0,
         },
         'mr-clipping': {
@@ -120,17 +120,17 @@ export const QC_MODEL: QcModel = {
         pass: [
           {
             from: 0,
-            p: 0.96429,
+            p: 0.9759,
             right: 80,
-            n: 82,
+            n: 81,
           },
         ],
         flagged: [
           {
             from: 0,
-            p: 0.98571,
-            right: 68,
-            n: 68,
+            p: 0.98592,
+            right: 69,
+            n: 69,
           },
         ],
       },

@@ -318,25 +318,35 @@ export function backgroundStructure(
   return (Math.sign(excess) * Math.sqrt(Math.abs(excess))) / signal;
 }
 
-/** A line's detail: itself less its running mean over 17 voxels (ends clamped), so only structure finer than that is left. */
-function lineDetail(line: Float64Array): Float64Array {
+/**
+ * A line's detail where `compare` is set: itself less the running mean of the head's own voxels (`head`) within
+ * 8 of it. The air is left out of the mean, so where the head's outline crosses the line it leaves no step in
+ * the detail: a round head cut by both edges of a tight field of view has outlines at alike places in its
+ * first and last lines, which would otherwise agree as a fold's do.
+ */
+function lineDetail(line: Float64Array, head: Uint8Array, compare: Uint8Array, out: Float64Array): void {
   const n = line.length;
-  const out = new Float64Array(n);
   for (let t = 0; t < n; t++) {
-    let sum = 0;
-    for (let d = -8; d <= 8; d++) sum += line[Math.min(n - 1, Math.max(0, t + d))]!;
-    out[t] = line[t]! - sum / 17;
+    if (!compare[t]) continue;
+    let sum = 0,
+      count = 0;
+    for (let u = Math.max(0, t - 8), end = Math.min(n - 1, t + 8); u <= end; u++)
+      if (head[u]) {
+        sum += line[u]!;
+        count++;
+      }
+    out[t] = line[t]! - sum / count;
   }
-  return out;
 }
 
 /**
  * The correlation, over all slices, of the detail of line `p` with that of line `q` (rows along y, or
- * columns along x) where both are head, and the share of the line's voxels that are.
+ * columns along x) where both are `inner`, and the share of the line's voxels that are.
  */
 function lineCorrelation(
   smooth: Float32Array,
   head: Uint8Array,
+  inner: Uint8Array,
   axis: PhaseAxis,
   width: number,
   height: number,
@@ -347,7 +357,12 @@ function lineCorrelation(
   const slices = plane ? smooth.length / plane : 0;
   const count = axis === 'y' ? width : height;
   const first = new Float64Array(count),
-    last = new Float64Array(count);
+    last = new Float64Array(count),
+    a = new Float64Array(count),
+    b = new Float64Array(count);
+  const headP = new Uint8Array(count),
+    headQ = new Uint8Array(count),
+    both = new Uint8Array(count);
   let on = 0,
     ab = 0,
     aa = 0,
@@ -355,14 +370,22 @@ function lineCorrelation(
   const at = (o: number, line: number, t: number) => (axis === 'y' ? o + line * width + t : o + t * width + line);
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
+    let any = false;
     for (let t = 0; t < count; t++) {
-      first[t] = smooth[at(o, p, t)]!;
-      last[t] = smooth[at(o, q, t)]!;
+      const i = at(o, p, t),
+        j = at(o, q, t);
+      first[t] = smooth[i]!;
+      last[t] = smooth[j]!;
+      headP[t] = head[i]!;
+      headQ[t] = head[j]!;
+      both[t] = inner[i]! & inner[j]!;
+      if (both[t]) any = true;
     }
-    const a = lineDetail(first),
-      b = lineDetail(last);
+    if (!any) continue;
+    lineDetail(first, headP, both, a);
+    lineDetail(last, headQ, both, b);
     for (let t = 0; t < count; t++) {
-      if (!head[at(o, p, t)] || !head[at(o, q, t)]) continue;
+      if (!both[t]) continue;
       on++;
       ab += a[t]! * b[t]!;
       aa += a[t]! * a[t]!;
@@ -377,31 +400,31 @@ function lineCorrelation(
  * columns) of a wrapped image are neighbours in the true anatomy, so both hold head and their detail agrees;
  * a head that merely fills a tight field of view touches both edges with unrelated anatomy, whose detail does
  * not. Profiles are of the image smoothed at sigma 1 (noise does not agree), their detail finer than 17
- * voxels, compared where both ends lie 5 voxels or more inside the head (the head's own outline is alike in
- * every line near an edge). What the first line's detail shares with lines 4–6 in from the far edge (and the
- * last line's with lines as far in from the near edge), which are no neighbours even when wrapped, is taken
- * off: a small or smooth head agrees with other lines by chance as much. Returns, for the worse axis, that
- * excess correlation, in full once a twentieth of the edge lines is head at both ends.
+ * voxels taken against the head alone, compared where both ends lie 2 voxels or more inside the head (the
+ * smoothing's reach: nearer, a voxel's value holds some of the air). What the first line's detail shares with
+ * lines 4–6 in from the far edge (and the last line's with lines as far in from the near edge), which are no
+ * neighbours even when wrapped, is taken off: a small or smooth head agrees with other lines by chance as
+ * much. So is what the pairs one line further in agree by beyond the edge pair: a fold makes the edge lines
+ * the nearest pair of all, so no pair further apart agrees more, whereas a head symmetric about its midline
+ * matches each edge line best with a line a little in from the other (its mirror image) and only partly with
+ * the edge itself. Returns, for the worse axis, that excess correlation, in full once a twentieth of the
+ * edge lines is inside the head at both ends.
  */
 export function wrapAround(values: Float32Array, masks: HeadMasks, width: number, height: number): number {
   const smooth = smoothedOnce(values, width, height);
-  // The head's own outline is alike in every line near an edge (its sides run across them): only the
-  // detail at least 5 voxels inside it is compared.
   const inner = new Uint8Array(masks.head.length);
-  unpackMask(morphBits(masks.headBits ?? packMask(masks.head, width, height), 5, true), inner);
+  unpackMask(morphBits(masks.headBits ?? packMask(masks.head, width, height), 2, true), inner);
   let worst = 0;
   for (const axis of ['y', 'x'] as const) {
     const [count, n] = axis === 'y' ? [width, height] : [height, width];
     if (count < 16 || n < 16) continue;
-    const edge = lineCorrelation(smooth, inner, axis, width, height, 0, n - 1);
+    const pair = (p: number, q: number) => lineCorrelation(smooth, masks.head, inner, axis, width, height, p, q);
+    const edge = pair(0, n - 1);
     if (!(edge.share > 0)) continue;
     let chance = 0;
-    for (const k of [4, 5, 6])
-      chance +=
-        (lineCorrelation(smooth, inner, axis, width, height, 0, n - 1 - k).r +
-          lineCorrelation(smooth, inner, axis, width, height, k, n - 1).r) /
-        6;
-    worst = Math.max(worst, Math.min(1, edge.share / 0.05) * Math.max(0, edge.r - Math.max(0, chance)));
+    for (const k of [4, 5, 6]) chance += (pair(0, n - 1 - k).r + pair(k, n - 1).r) / 6;
+    const mirror = Math.max(0, Math.max(pair(0, n - 2).r, pair(1, n - 1).r) - edge.r);
+    worst = Math.max(worst, Math.min(1, edge.share / 0.05) * Math.max(0, edge.r - Math.max(0, chance) - mirror));
   }
   return worst;
 }

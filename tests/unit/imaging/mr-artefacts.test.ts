@@ -10,6 +10,7 @@ import { assessQuality } from '../../../server/imaging/verdict.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
 
 const DICOM3TOOLS = '/usr/share/doc/dicom3tools/examples/0051.dcm';
+const MR_SMALL = '/usr/lib/python3/dist-packages/pydicom/data/test_files/MR_small.dcm';
 const NIBABEL = '/usr/lib/python3/dist-packages/nibabel/tests/data';
 
 async function real(path: string): Promise<ImageVolume> {
@@ -135,6 +136,37 @@ describe('MR ghosting, background structure and wrap-around on clinical images',
     expect(assessQuality(measureQuality(clean)).verdict).toBe('pass');
     const ghosted = degrade(clean, 'MR', 'ghosting', 'strong', rng(2));
     expect(measures(ghosted).ghosting!).toBeGreaterThan(reviewLimit('mr-ghosting'));
+  });
+
+  it.skipIf(!existsSync(MR_SMALL))(
+    'a fold-over of a 64² slice is found where the head meets the far edge only as a thin strip; the clean slice is no fold, turned or not',
+    async () => {
+      const clean = await real(MR_SMALL);
+      expect([clean.width, clean.height]).toEqual([64, 64]);
+      const wrapped = degrade(clean, 'MR', 'wrap-around', 'strong', rng(3));
+      // Turned, the fold runs along x: wrap-around is looked for along both in-plane axes.
+      for (const [image, fold] of [
+        [clean, wrapped],
+        [turned(clean), turned(wrapped)],
+      ] as const) {
+        expect(measures(image).wrap_around!).toBeLessThan(reviewLimit('mr-wrap'));
+        expect(measures(fold).wrap_around!).toBeGreaterThan(reviewLimit('mr-wrap'));
+      }
+    },
+  );
+
+  it('a brain symmetric about its midline filling a tight field of view is no fold, turned or not; folded it is', async () => {
+    const path = `${NIBABEL}/anatomical.nii`;
+    if (!existsSync(path)) return;
+    const clean = await real(path);
+    const wrapped = degrade(clean, 'MR', 'wrap-around', 'strong', rng(3));
+    for (const [image, fold] of [
+      [clean, wrapped],
+      [turned(clean), turned(wrapped)],
+    ] as const) {
+      expect(measures(image).wrap_around!).toBeLessThan(reviewLimit('mr-wrap'));
+      expect(measures(fold).wrap_around!).toBeGreaterThan(reviewLimit('mr-wrap'));
+    }
   });
 
   it.skipIf(!existsSync(DICOM3TOOLS))(

@@ -296,25 +296,36 @@ export function backgroundStructure(
   return (Math.sign(excess) * Math.sqrt(Math.abs(excess))) / signal;
 }
 
-/** A line's detail: itself less its running mean over 17 voxels (ends clamped), so only structure finer than that is left. */
-function lineDetail(line: Float64Array): Float64Array {
+// wrapAround as it is meant to measure since it takes the detail against the head alone, compares 2 voxels
+// inside the head and takes off a symmetric head's mirror match (a deliberate change of the measure, refitted):
+// written plainly, the detail of every head voxel of both lines, as the reference later speed-ups must match.
+
+/** A line's detail at its head voxels: itself less the mean of the head voxels within 8 of it (0 elsewhere). */
+function lineDetail(line: Float64Array, head: Uint8Array): Float64Array {
   const n = line.length;
   const out = new Float64Array(n);
   for (let t = 0; t < n; t++) {
-    let sum = 0;
-    for (let d = -8; d <= 8; d++) sum += line[Math.min(n - 1, Math.max(0, t + d))]!;
-    out[t] = line[t]! - sum / 17;
+    if (!head[t]) continue;
+    let sum = 0,
+      count = 0;
+    for (let d = -8; d <= 8; d++)
+      if (t + d >= 0 && t + d < n && head[t + d]) {
+        sum += line[t + d]!;
+        count++;
+      }
+    out[t] = line[t]! - sum / count;
   }
   return out;
 }
 
 /**
  * The correlation, over all slices, of the detail of line `p` with that of line `q` (rows along y, or
- * columns along x) where both are head, and the share of the line's voxels that are.
+ * columns along x) where both are `inner`, and the share of the line's voxels that are.
  */
 function lineCorrelation(
   smooth: Float32Array,
   head: Uint8Array,
+  inner: Uint8Array,
   axis: PhaseAxis,
   width: number,
   height: number,
@@ -324,8 +335,6 @@ function lineCorrelation(
   const plane = width * height;
   const slices = plane ? smooth.length / plane : 0;
   const count = axis === 'y' ? width : height;
-  const first = new Float64Array(count),
-    last = new Float64Array(count);
   let on = 0,
     ab = 0,
     aa = 0,
@@ -333,14 +342,20 @@ function lineCorrelation(
   const at = (o: number, line: number, t: number) => (axis === 'y' ? o + line * width + t : o + t * width + line);
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
+    const first = new Float64Array(count),
+      last = new Float64Array(count),
+      headP = new Uint8Array(count),
+      headQ = new Uint8Array(count);
     for (let t = 0; t < count; t++) {
       first[t] = smooth[at(o, p, t)]!;
       last[t] = smooth[at(o, q, t)]!;
+      headP[t] = head[at(o, p, t)]!;
+      headQ[t] = head[at(o, q, t)]!;
     }
-    const a = lineDetail(first),
-      b = lineDetail(last);
+    const a = lineDetail(first, headP),
+      b = lineDetail(last, headQ);
     for (let t = 0; t < count; t++) {
-      if (!head[at(o, p, t)] || !head[at(o, q, t)]) continue;
+      if (!inner[at(o, p, t)] || !inner[at(o, q, t)]) continue;
       on++;
       ab += a[t]! * b[t]!;
       aa += a[t]! * a[t]!;
@@ -351,34 +366,30 @@ function lineCorrelation(
 }
 
 /**
- * Wrap-around: anatomy folded in from the far side of the field of view. The first and last rows (or
- * columns) of a wrapped image are neighbours in the true anatomy, so both hold head and their detail agrees;
- * a head that merely fills a tight field of view touches both edges with unrelated anatomy, whose detail does
- * not. Profiles are of the image smoothed at sigma 1 (noise does not agree), their detail finer than 17
- * voxels, compared where both ends lie 5 voxels or more inside the head (the head's own outline is alike in
- * every line near an edge). What the first line's detail shares with lines 4–6 in from the far edge (and the
- * last line's with lines as far in from the near edge), which are no neighbours even when wrapped, is taken
- * off: a small or smooth head agrees with other lines by chance as much. Returns, for the worse axis, that
- * excess correlation, in full once a twentieth of the edge lines is head at both ends.
+ * Wrap-around: the edge lines' detail correlation, 2 voxels inside the head, less what lines 4–6 in from
+ * the far edge share by chance and less what the pairs one line further in agree by beyond the edge pair.
  */
 export function wrapAround(values: Float32Array, masks: HeadMasks, width: number, height: number): number {
   const smooth = smoothedOnce(values, width, height);
-  // The head's own outline is alike in every line near an edge (its sides run across them): only the
-  // detail at least 5 voxels inside it is compared.
-  const inner = erode(masks.head, width, height, 5);
+  const inner = erode(masks.head, width, height, 2);
   let worst = 0;
   for (const axis of ['y', 'x'] as const) {
     const [count, n] = axis === 'y' ? [width, height] : [height, width];
     if (count < 16 || n < 16) continue;
-    const edge = lineCorrelation(smooth, inner, axis, width, height, 0, n - 1);
+    const edge = lineCorrelation(smooth, masks.head, inner, axis, width, height, 0, n - 1);
     if (!(edge.share > 0)) continue;
     let chance = 0;
     for (const k of [4, 5, 6])
       chance +=
-        (lineCorrelation(smooth, inner, axis, width, height, 0, n - 1 - k).r +
-          lineCorrelation(smooth, inner, axis, width, height, k, n - 1).r) /
+        (lineCorrelation(smooth, masks.head, inner, axis, width, height, 0, n - 1 - k).r +
+          lineCorrelation(smooth, masks.head, inner, axis, width, height, k, n - 1).r) /
         6;
-    worst = Math.max(worst, Math.min(1, edge.share / 0.05) * Math.max(0, edge.r - Math.max(0, chance)));
+    const near = Math.max(
+      lineCorrelation(smooth, masks.head, inner, axis, width, height, 0, n - 2).r,
+      lineCorrelation(smooth, masks.head, inner, axis, width, height, 1, n - 1).r,
+    );
+    const mirror = Math.max(0, near - edge.r);
+    worst = Math.max(worst, Math.min(1, edge.share / 0.05) * Math.max(0, edge.r - Math.max(0, chance) - mirror));
   }
   return worst;
 }
