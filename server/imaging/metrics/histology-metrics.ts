@@ -18,6 +18,16 @@ function belowSix(x: number): number {
 }
 
 /**
+ * Remembered hue sines and cosines of 8-bit colours (key 0xRRGGBB, -1 for none), in a table addressed by a
+ * multiplicative hash of the key; a colour whose slot another holds is worked out again. Module-level so a
+ * check allocates nothing; one check uses it at a time (checks run synchronously).
+ */
+const HUE_SLOTS_LOG2 = 15;
+const hueKeys = new Int32Array(1 << HUE_SLOTS_LOG2);
+const hueSines = new Float64Array(1 << HUE_SLOTS_LOG2);
+const hueCosines = new Float64Array(1 << HUE_SLOTS_LOG2);
+
+/**
  * Histology slides, in the spirit of HistoQC: a tissue mask first (darker or saturated, not pen), then
  * focus judged on tissue only, tissue coverage, pen marks (saturated blue/green or near-black strokes),
  * tissue brightness and contrast, the colour cast of the empty glass (its white point off neutral) and how
@@ -40,6 +50,8 @@ export function histologyMeasures(c: MeasureContext): Measures {
   const glass = [0, 0, 0];
   // The glass is the brightest class: within 0.08 of the 95th percentile of luminance, and not strongly coloured.
   const lums = scratchFloat32('slide-luminance', pixels);
+  // A colour's hue depends on the image's white level (`top`) too: the remembered ones are forgotten.
+  hueKeys.fill(-1);
   for (let p = 0; p < pixels; p++)
     lums[p] = (0.299 * rgb[p * 3]! + 0.587 * rgb[p * 3 + 1]! + 0.114 * rgb[p * 3 + 2]!) / top;
   const bright = pixels ? orderStatistics(lums, Math.floor(pixels * 0.95), false)[0] : 1;
@@ -68,8 +80,31 @@ export function histologyMeasures(c: MeasureContext): Measures {
       tissueN++;
       lumSum += lum;
       lumSq += lum * lum;
-      sinH += sat * Math.sin((hue * Math.PI) / 180);
-      cosH += sat * Math.cos((hue * Math.PI) / 180);
+      // The hue's sine and cosine, remembered per colour: a slide's tissue repeats a few thousand colours
+      // over tens of thousands of pixels, and the two calls were most of this loop's time.
+      const R = rgb[p * 3]!,
+        G = rgb[p * 3 + 1]!,
+        B = rgb[p * 3 + 2]!;
+      let sine: number, cosine: number;
+      if (R === (R & 255) && G === (G & 255) && B === (B & 255)) {
+        const key = (R << 16) | (G << 8) | B;
+        const slot = Math.imul(key, 0x9e3779b1) >>> (32 - HUE_SLOTS_LOG2);
+        if (hueKeys[slot] === key) {
+          sine = hueSines[slot]!;
+          cosine = hueCosines[slot]!;
+        } else {
+          sine = Math.sin((hue * Math.PI) / 180);
+          cosine = Math.cos((hue * Math.PI) / 180);
+          hueKeys[slot] = key;
+          hueSines[slot] = sine;
+          hueCosines[slot] = cosine;
+        }
+      } else {
+        sine = Math.sin((hue * Math.PI) / 180);
+        cosine = Math.cos((hue * Math.PI) / 180);
+      }
+      sinH += sat * sine;
+      cosH += sat * cosine;
     } else {
       glassN++;
       glass[0]! += r;

@@ -134,7 +134,7 @@ const MIN_FIELD_SHARE = 0.1;
  */
 function leaveOutDarkSurround(
   c: MeasureContext,
-  blocks: ReturnType<typeof blockStats>,
+  blocks: FieldBlocks,
   mask: Uint8Array,
   field: FieldExtent,
   low: number,
@@ -144,12 +144,23 @@ function leaveOutDarkSurround(
   const span = high - low;
   const brightness = (v: number) => (c.invert ? high - v : v - low) / span;
   const split = otsuThreshold(histogram(values, mask, undefined, [field.min, field.max]));
+  // The bright class's size and sum, without branches: a voxel outside it adds 0 (a sum from +0 keeps its
+  // value to the bit), and which voxels fall on which side of the split is too irregular to predict.
   let n = 0,
     sum = 0;
-  for (let i = 0; i < values.length; i++)
-    if (mask[i] && (c.invert ? values[i]! <= split : values[i]! >= split)) {
-      n++;
-      sum += values[i]!;
+  if (c.invert)
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      const bright = mask[i]! & +(v <= split);
+      n += bright;
+      sum += bright ? v : 0;
+    }
+  else
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      const bright = mask[i]! & +(v >= split);
+      n += bright;
+      sum += bright ? v : 0;
     }
   if (!n) return;
   const anatomy = brightness(sum / n);
@@ -211,14 +222,14 @@ function leaveOutDarkSurround(
  */
 function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
   const { values, width, height } = c;
-  const blocks = blockStats(values, width, height, 8);
+  const blocks = fieldBlocks(values, width, height);
   const typical = quantile(blocks.sd, 50);
   // A work buffer: the mask is read only while the radiograph's measures are taken.
   const mask = workBytes('field', values.length).fill(0);
   const bx = Math.floor(width / 8),
     by = Math.floor(height / 8);
-  // The field's size and extent, noted as its blocks are marked: leaveOutDarkSurround needs them, and a
-  // pass over the whole mask for each would read every voxel again.
+  // The field's size and extent, from its blocks': leaveOutDarkSurround needs them, and a pass over the
+  // whole mask for each would read every voxel again.
   const field: FieldExtent = { count: 0, min: Infinity, max: -Infinity };
   let k = 0;
   const slices = values.length / (width * height);
@@ -226,19 +237,71 @@ function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
     for (let j = 0; j < by; j++)
       for (let i = 0; i < bx; i++, k++) {
         if (!(blocks.sd[k]! > typical * 0.1)) continue;
-        for (let y = j * 8; y < j * 8 + 8; y++)
-          for (let v = z * width * height + y * width + i * 8, end = v + 8; v < end; v++) {
-            mask[v] = 1;
-            const value = values[v]!;
-            if (value < field.min) field.min = value;
-            if (value > field.max) field.max = value;
-          }
+        for (let y = j * 8; y < j * 8 + 8; y++) {
+          const start = z * width * height + y * width + i * 8;
+          mask.fill(1, start, start + 8);
+        }
+        if (blocks.min[k]! < field.min) field.min = blocks.min[k]!;
+        if (blocks.max[k]! > field.max) field.max = blocks.max[k]!;
         field.count += 64;
       }
   // An image too small for one block, or without any flat area, is all field.
   if (blocks.count === 0) mask.fill(1);
   else leaveOutDarkSurround(c, blocks, mask, field, low, high);
   return mask;
+}
+
+/** Mean, SD, smallest and largest value of every whole 8×8 block of every slice. */
+interface FieldBlocks {
+  mean: Float64Array;
+  sd: Float64Array;
+  min: Float64Array;
+  max: Float64Array;
+  count: number;
+}
+
+/**
+ * blockStats (8-voxel blocks, no mask) with each block's smallest and largest value found in the same pass:
+ * the same sums in the same order, so the same means and SDs to the bit.
+ */
+function fieldBlocks(values: Float32Array, width: number, height: number): FieldBlocks {
+  const size = 8,
+    n = size * size;
+  const slices = Math.floor(values.length / Math.max(1, width * height));
+  const bx = Math.floor(width / size),
+    by = Math.floor(height / size);
+  const count = bx * by * slices;
+  const mean = new Float64Array(count),
+    sd = new Float64Array(count),
+    min = new Float64Array(count),
+    max = new Float64Array(count);
+  let k = 0;
+  for (let z = 0; z < slices; z++) {
+    const o = z * width * height;
+    for (let j = 0; j < by; j++)
+      for (let i = 0; i < bx; i++, k++) {
+        let sum = 0,
+          sumSq = 0,
+          lo = Infinity,
+          hi = -Infinity;
+        for (let y = j * size; y < (j + 1) * size; y++) {
+          const row = o + y * width;
+          for (let x = i * size; x < (i + 1) * size; x++) {
+            const v = values[row + x]!;
+            sum += v;
+            sumSq += v * v;
+            if (v < lo) lo = v;
+            if (v > hi) hi = v;
+          }
+        }
+        const average = sum / n;
+        mean[k] = average;
+        sd[k] = Math.sqrt(Math.max(0, sumSq / n - average * average) * (n / (n - 1)));
+        min[k] = lo;
+        max[k] = hi;
+      }
+  }
+  return { mean, sd, min, max, count };
 }
 
 /** How many voxels the field's blocks hold, and their smallest and largest value. */
