@@ -310,27 +310,37 @@ export function blurEffect(values: Float32Array, width: number, height: number, 
  * too when `low` is asked.
  */
 export function pileUp(values: Float32Array, mask?: Uint8Array, low = false): number {
+  // One pass: the count at the largest value so far starts again at each new largest (likewise the smallest).
   let max = -Infinity,
     min = Infinity,
+    atMax = 0,
+    atMin = 0,
     n = 0;
   for (let i = 0; i < values.length; i++) {
     if (mask && !mask[i]) continue;
     const v = values[i]!;
-    if (v > max) max = v;
-    if (v < min) min = v;
+    if (v > max) {
+      max = v;
+      atMax = 1;
+    } else if (v === max) atMax++;
+    if (v < min) {
+      min = v;
+      atMin = 1;
+    } else if (v === min) atMin++;
     n++;
   }
+  return pileUpShare(n, max, atMax, min, low ? atMin : 0);
+}
+
+/**
+ * pileUp from a pass that found the `n` voxels' largest value `max` (held by `atMax` of them) and smallest
+ * `min` (held by `atMin`, 0 when the bottom is not counted).
+ */
+export function pileUpShare(n: number, max: number, atMax: number, min: number, atMin: number): number {
   // An object that is one value throughout is flat-topped as a whole (or blank): all of it counts.
   if (n === 0) return 0;
   if (max <= min) return n >= 2 ? 1 : 0;
-  let atMax = 0,
-    atMin = 0;
-  for (let i = 0; i < values.length; i++) {
-    if (mask && !mask[i]) continue;
-    if (values[i] === max) atMax++;
-    else if (values[i] === min) atMin++;
-  }
-  return ((atMax >= 2 ? atMax : 0) + (low && atMin >= 2 ? atMin : 0)) / n;
+  return ((atMax >= 2 ? atMax : 0) + (atMin >= 2 ? atMin : 0)) / n;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { histogram, moments, otsuThreshold } from './histogram.ts';
-import { edgeWidth, immerkaer, pileUp } from './image-stats.ts';
+import { histogram, moments, momentsOfSums, otsuThreshold } from './histogram.ts';
+import { edgeWidth, immerkaer, pileUpShare } from './image-stats.ts';
 import { medianInPlace } from './integer-median.ts';
 import { backgroundNoise } from './noise.ts';
 import { biasFieldSpread } from './bias-field.ts';
@@ -27,34 +27,55 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const { values, width, height, object, grown } = c;
   const n = values.length;
   let bgN = 0;
-  for (let i = 0; i < n; i++) if (!grown[i]) bgN++;
+  // Masks hold 0 or 1: counting by adding, without a branch to mispredict at the object's edge.
+  for (let i = 0; i < n; i++) bgN += 1 - grown[i]!;
   const enough = bgN >= Math.max(64, n * 0.05);
   const noise = enough
-    ? (given.rayleigh ?? backgroundNoise(values, complement(grown), true))
+    ? (given.rayleigh ?? backgroundNoise(values, grown, true, 0))
     : { sigma: 0, model: 'laplacian', mean: 0 };
   const fg = given.foreground ?? moments(values, object, 1);
   // Two tissue classes inside the object (grey/white matter, or tissue/fluid).
   const inner = histogram(values, object);
   const cut = otsuThreshold(inner);
-  const hi = new Uint8Array(n),
-    lo = new Uint8Array(n);
   // Each voxel's class for the noise estimates: 1 brighter tissue, 2 darker, 3 the air (when there is enough).
+  // The same pass sums each tissue class's moments (in scan order, as moments() over its mask would) and finds
+  // the object's largest value and how many voxels hold it (pileUp's clipping).
   const classes = new Uint8Array(n);
+  const air = enough ? 3 : 0;
+  let hiN = 0,
+    hiSum = 0,
+    hiSumSq = 0,
+    loN = 0,
+    loSum = 0,
+    loSumSq = 0,
+    top = -Infinity,
+    atTop = 0,
+    bottom = Infinity;
   for (let i = 0; i < n; i++) {
     if (!object[i]) {
-      if (enough && !grown[i]) classes[i] = 3;
+      if (!grown[i]) classes[i] = air;
       continue;
     }
-    if (values[i]! > cut) {
-      hi[i] = 1;
+    const v = values[i]!;
+    if (v > cut) {
+      hiN++;
+      hiSum += v;
+      hiSumSq += v * v;
       classes[i] = 1;
     } else {
-      lo[i] = 1;
+      loN++;
+      loSum += v;
+      loSumSq += v * v;
       classes[i] = 2;
     }
+    if (v > top) {
+      top = v;
+      atTop = 1;
+    } else if (v === top) atTop++;
+    if (v < bottom) bottom = v;
   }
-  const a = moments(values, hi, 1),
-    b = moments(values, lo, 1);
+  const a = momentsOfSums(hiN, hiSum, hiSumSq),
+    b = momentsOfSums(loN, loSum, loSumSq);
   const gap = Math.abs(a.mean - b.mean);
   // Bias field: the head's local tissue level, low-passed, its spread over the head (see bias-field.ts).
   const inu = biasFieldSpread(values, width, height, object);
@@ -71,7 +92,7 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     width,
     height,
     classes,
-    3,
+    [hiN, loN, air ? bgN : 0],
     noise.sigma > 0 ? 0 : 2,
   );
   const sigma = noise.sigma > 0 ? noise.sigma : objectNoise!;
@@ -100,16 +121,9 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     ...(ghost === undefined ? {} : { ghosting: ghost }),
     ...(structure === undefined ? {} : { background_structure: structure }),
     wrap_around: wrapAround(values, masks, width, height),
-    clipped: pileUp(values, object),
+    clipped: pileUpShare(hiN + loN, top, atTop, bottom, 0),
     edge_width: mrEdgeWidth(c),
   };
-}
-
-/** 1 where `mask` is 0 and 0 where it is set. */
-function complement(mask: Uint8Array): Uint8Array {
-  const out = new Uint8Array(mask.length);
-  for (let i = 0; i < mask.length; i++) out[i] = mask[i] ? 0 : 1;
-  return out;
 }
 
 /**
@@ -125,26 +139,41 @@ function mrEdgeWidth(c: MeasureContext): number {
 
 /**
  * robustNoise (Immerkær's high-pass estimate, median-based) of each class of voxels at once: `classes`
- * holds every voxel's class, 1 to `count` (0 for none), and the k-th value returned is robustNoise over the
- * mask of class k + 1, to the bit (the same responses, filed by class in one pass instead of one pass and
- * one count per mask). 0 for a class with no voxel off the border. With `union` k > 0, one more value: the
- * estimate over classes 1 to k together.
+ * holds every voxel's class, 1 to `totals.length` (0 for none), and `totals` how many voxels of each class
+ * there are in all; the k-th value returned is robustNoise over the mask of class k + 1, to the bit (the same
+ * responses, filed by class in one pass instead of one pass and one count per mask). 0 for a class with no
+ * voxel off the border. With `union` k > 0, one more value: the estimate over classes 1 to k together.
  */
 function robustNoiseByClass(
   values: Float32Array,
   width: number,
   height: number,
   classes: Uint8Array,
-  count: number,
+  totals: readonly number[],
   union = 0,
 ): number[] {
+  const count = totals.length;
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
-  // Where each class's responses start in one shared buffer.
+  // Where each class's responses start in one shared buffer: the totals less the voxels on the border of
+  // each slice (no response there), which are far fewer than a count over the whole image would visit.
   const start = new Int32Array(count + 2);
-  for (let z = 0; z < slices; z++)
-    for (let y = 1; y < height - 1; y++)
-      for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) start[classes[i]! + 1]!++;
+  for (let c = 1; c <= count; c++) start[c + 1] = totals[c - 1]!;
+  for (let z = 0; z < slices; z++) {
+    const o = z * plane;
+    if (width < 3 || height < 3) {
+      for (let i = o; i < o + plane; i++) start[classes[i]! + 1]!--;
+      continue;
+    }
+    for (let x = 0; x < width; x++) {
+      start[classes[o + x]! + 1]!--;
+      start[classes[o + (height - 1) * width + x]! + 1]!--;
+    }
+    for (let y = 1; y < height - 1; y++) {
+      start[classes[o + y * width]! + 1]!--;
+      start[classes[o + y * width + width - 1]! + 1]!--;
+    }
+  }
   start[1] = 0;
   for (let c = 2; c <= count + 1; c++) start[c]! += start[c - 1]!;
   const responses = new Float64Array(start[count + 1]!);
