@@ -8,6 +8,7 @@ export function smoothInPlane(values: Float32Array, width: number, height: numbe
   const out = new Float32Array(values.length);
   // Every row of the temporary is written by the x pass before the y pass reads it.
   const tmp = scratchFloat32('smooth-rows', values.length);
+  if (width >= 4 && height >= 4 && smoothIntegers(values, width, height, tmp, out)) return out;
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
   for (let pass = 0; pass < 2; pass++) {
@@ -35,6 +36,89 @@ export function smoothInPlane(values: Float32Array, width: number, height: numbe
     }
   }
   return out;
+}
+
+/** Whether `v` is not a whole number of magnitude at most 65 535 (as stored images of up to 16 bits hold). */
+function notSmallInteger(v: number): boolean {
+  return (v | 0) !== v || v > 65535 || v < -65535;
+}
+
+/**
+ * smoothInPlane of an image of whole numbers up to 65 535 in magnitude, to the bit, with half the work. Each
+ * of smoothInPlane's four passes divides by 4 a sum of whole numbers or quarters, so its values are multiples
+ * of 1/4, 1/16, 1/64 and 1/256 under 2^16 in magnitude: 24 bits at most, held exactly in single precision.
+ * Nothing is rounded then, and the passes, linear and separable, may be taken in any grouping: the two x
+ * passes as one kernel [1 4 6 4 1] (by a cascade of four pairwise sums), then the two y passes as one, a
+ * single division by 256 at the end. Near the ends the clamped passes compose to other weights (10 5 1 and
+ * 5 6 4 1 over 16), written out. Needs 4 voxels a side. The values are checked as the x pass reads
+ * them (no pass of its own): false, with `out` partly written, at the first that is not such a number.
+ */
+function smoothIntegers(
+  values: Float32Array,
+  width: number,
+  height: number,
+  tmp: Float32Array,
+  out: Float32Array,
+): boolean {
+  const plane = width * height;
+  const w = width;
+  for (let o = 0; o + plane <= values.length; o += plane) {
+    // x: sixteen times the two passes' value, a whole number under 2^21 (exact in tmp).
+    for (let r = o; r < o + plane; r += w) {
+      const a0 = values[r]!,
+        a1 = values[r + 1]!,
+        a2 = values[r + 2]!,
+        a3 = values[r + 3]!;
+      if (notSmallInteger(a0) || notSmallInteger(a1) || notSmallInteger(a2) || notSmallInteger(a3)) return false;
+      tmp[r] = 10 * a0 + 5 * a1 + a2;
+      tmp[r + 1] = 5 * a0 + 6 * a1 + 4 * a2 + a3;
+      // Stage k holds the sum of the last k + 1 samples weighted by the binomial of order k + 1.
+      let p0 = a3,
+        p1 = a2 + a3,
+        p2 = a1 + 2 * a2 + a3,
+        p3 = a0 + 3 * a1 + 3 * a2 + a3;
+      for (let x = 4; x < w; x++) {
+        const u = values[r + x]!;
+        if (notSmallInteger(u)) return false;
+        const s1 = u + p0;
+        p0 = u;
+        const s2 = s1 + p1;
+        p1 = s1;
+        const s3 = s2 + p2;
+        p2 = s2;
+        tmp[r + x - 2] = s3 + p3;
+        p3 = s3;
+      }
+      const b3 = values[r + w - 4]!,
+        b2 = values[r + w - 3]!,
+        b1 = values[r + w - 2]!,
+        b0 = values[r + w - 1]!;
+      tmp[r + w - 2] = b3 + 4 * b2 + 6 * b1 + 5 * b0;
+      tmp[r + w - 1] = b2 + 5 * b1 + 10 * b0;
+    }
+    // y: the same weights down the columns, row by row; the sums are whole numbers under 2^24.
+    const last = o + plane - w;
+    for (let x = 0; x < w; x++) {
+      const i = o + x;
+      const a0 = tmp[i]!,
+        a1 = tmp[i + w]!,
+        a2 = tmp[i + 2 * w]!,
+        a3 = tmp[i + 3 * w]!;
+      out[i] = (10 * a0 + 5 * a1 + a2) / 256;
+      out[i + w] = (5 * a0 + 6 * a1 + 4 * a2 + a3) / 256;
+      const j = last + x;
+      const b3 = tmp[j - 3 * w]!,
+        b2 = tmp[j - 2 * w]!,
+        b1 = tmp[j - w]!,
+        b0 = tmp[j]!;
+      out[j - w] = (b3 + 4 * b2 + 6 * b1 + 5 * b0) / 256;
+      out[j] = (b2 + 5 * b1 + 10 * b0) / 256;
+    }
+    for (let r = o + 2 * w; r < last - w; r += w)
+      for (let i = r, end = r + w; i < end; i++)
+        out[i] = (tmp[i - 2 * w]! + 4 * tmp[i - w]! + 6 * tmp[i]! + 4 * tmp[i + w]! + tmp[i + 2 * w]!) / 256;
+  }
+  return true;
 }
 
 /**

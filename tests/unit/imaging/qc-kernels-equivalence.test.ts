@@ -6,7 +6,7 @@ import { rng } from '../../../bench/qc-corpus/image-ops.ts';
 import { lineScores } from '../../../server/imaging/metrics/ct-metrics.ts';
 import { edgeWidth } from '../../../server/imaging/metrics/image-stats.ts';
 import { dilate } from '../../../server/imaging/metrics/mask.ts';
-import { binomialSmooth, ghostRatio, rowSpans } from '../../../server/imaging/metrics/sharpness.ts';
+import { binomialSmooth, ghostRatio, rowSpans, smoothInPlane } from '../../../server/imaging/metrics/sharpness.ts';
 import { caseOf, debianCases, type KernelCase, NIBABEL, PYDICOM, same } from './kernel-cases.ts';
 import * as reference from './reference-kernels.ts';
 
@@ -47,6 +47,41 @@ describe('the faster QC kernels give the same numbers as before', { timeout: 120
       const mask = Uint8Array.from({ length: w * h * d }, () => (r.next() < 0.2 ? 1 : 0));
       const radius = Math.floor(r.next() * 6);
       expect(same(dilate(mask, w, h, radius), reference.dilate(mask, w, h, radius)), `${w}×${h}×${d} r${radius}`).toBe(
+        true,
+      );
+    }
+  });
+
+  it('the sigma-1 smoothing, on images of whole numbers (its shortcut) and of fractions', () => {
+    for (const c of cases) {
+      // The grid's own values, and the same rounded to whole numbers within and just beyond 16 bits.
+      const whole = c.values.map((v) => Math.round(v));
+      const wide = c.values.map((v, i) => (i % 7 ? Math.round(v) : i % 2 ? 65535 : -65536));
+      for (const values of [c.values, whole, wide])
+        expect(
+          same(smoothInPlane(values, c.width, c.height), reference.smoothInPlane(values, c.width, c.height)),
+          c.name,
+        ).toBe(true);
+    }
+    const r = rng(6);
+    for (let t = 0; t < 500; t++) {
+      const [w, h, d] = [1 + Math.floor(r.next() * 9), 1 + Math.floor(r.next() * 9), 1 + Math.floor(r.next() * 3)];
+      // Whole numbers up to the largest the shortcut takes, small ones, signed zeros, and a fraction now and then.
+      const kind = t % 4;
+      const values = Float32Array.from({ length: w * h * d }, () =>
+        kind === 0
+          ? Math.round((2 * r.next() - 1) * 65535)
+          : kind === 1
+            ? (r.next() < 0.5 ? -1 : 1) * 65535
+            : kind === 2
+              ? r.next() < 0.5
+                ? -0
+                : 0
+              : r.next() < 0.05
+                ? 0.5
+                : Math.round(r.next() * 3),
+      );
+      expect(same(smoothInPlane(values, w, h), reference.smoothInPlane(values, w, h)), `${w}×${h}×${d} ${kind}`).toBe(
         true,
       );
     }
