@@ -184,49 +184,57 @@ function binomialLine(
 ): void {
   const first = src[start]!,
     last = src[start + (n - 1) * stride]!;
+  // Stage k holds the sum of the last 2^k-weighted window; p(k) is its value one sample back. The twelve
+  // stages run as three cascades of four, each a sample behind the one before (c and d carry stage 4's and
+  // stage 8's latest sums over to the next sample): every stage adds the same two numbers as in one cascade,
+  // but a sample's twelve additions form three short chains instead of one long one, which the processor
+  // can overlap. The first fourteen outputs are incomplete and not written. The cascade remembers twelve
+  // samples and no more, so starting it at `from` gives the outputs from there on exactly as a start at 0 would.
   let p0 = 0,
     p1 = 0,
     p2 = 0,
     p3 = 0,
+    c = 0,
     p4 = 0,
     p5 = 0,
     p6 = 0,
     p7 = 0,
+    d = 0,
     p8 = 0,
     p9 = 0,
     p10 = 0,
     p11 = 0;
-  // Stage k holds the sum of the last 2^k-weighted window; p(k) is its value one sample back. The first
-  // twelve outputs are incomplete and not written. The cascade remembers twelve samples and no more, so
-  // starting it at `from` gives the outputs from there on exactly as a start at 0 would.
-  for (let t = from; t < to + 12; t++) {
+  for (let t = from; t < to + 14; t++) {
     const x = t - 6;
     const u = x < 0 ? first : x >= n ? last : src[start + x * stride]!;
-    const a1 = u + p0;
-    p0 = u;
-    const a2 = a1 + p1;
-    p1 = a1;
-    const a3 = a2 + p2;
-    p2 = a2;
-    const a4 = a3 + p3;
-    p3 = a3;
-    const a5 = a4 + p4;
-    p4 = a4;
-    const a6 = a5 + p5;
-    p5 = a5;
-    const a7 = a6 + p6;
-    p6 = a6;
-    const a8 = a7 + p7;
-    p7 = a7;
-    const a9 = a8 + p8;
-    p8 = a8;
+    // Stages 9–12 of sample t - 2.
+    const a9 = d + p8;
+    p8 = d;
     const a10 = a9 + p9;
     p9 = a9;
     const a11 = a10 + p10;
     p10 = a10;
     const a12 = a11 + p11;
     p11 = a11;
-    if (t >= from + 12) dst[start + (t - 12) * stride] = a12 / 4096;
+    // Stages 5–8 of sample t - 1.
+    const a5 = c + p4;
+    p4 = c;
+    const a6 = a5 + p5;
+    p5 = a5;
+    const a7 = a6 + p6;
+    p6 = a6;
+    d = a7 + p7;
+    p7 = a7;
+    // Stages 1–4 of sample t.
+    const a1 = u + p0;
+    p0 = u;
+    const a2 = a1 + p1;
+    p1 = a1;
+    const a3 = a2 + p2;
+    p2 = a2;
+    c = a3 + p3;
+    p3 = a3;
+    if (t >= from + 14) dst[start + (t - 14) * stride] = a12 / 4096;
   }
 }
 
