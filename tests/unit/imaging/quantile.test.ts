@@ -8,6 +8,9 @@ function sorted(values: number[], p: number): number {
   const s = Float64Array.from(values).sort();
   const at = Math.min(s.length - 1, Math.max(0, (p / 100) * (s.length - 1)));
   const lo = Math.floor(at);
+  // At a rank itself the value is taken as it is: the interpolation would multiply an overflowing gap
+  // (from -1.8e308 to 1.7e293, Infinity) by 0 and give NaN.
+  if (at === lo) return s[lo]!;
   return s[lo]! + (s[Math.min(s.length - 1, lo + 1)]! - s[lo]!) * (at - lo);
 }
 
