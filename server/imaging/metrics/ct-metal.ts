@@ -1,3 +1,5 @@
+import type { MaskBits } from './mask-bits.ts';
+
 /** Hounsfield units from which a voxel is metal (cortical bone stays under about 1,900 HU, iodine under 1,500). */
 const METAL_HU = 2000;
 /** Radial bands each ray is cut into: a streak keeps its sign along all of them, a tissue edge crosses one or two. */
@@ -13,13 +15,11 @@ const BANDS = 6;
  * does not count; the score is the mean of the three largest. 0 without metal: a generic streak (a line
  * through no metal) is for the line search to find. About 2π·r² voxel visits for tissue r voxels away.
  */
-export function metalStreaks(
-  values: Float32Array,
-  residual: Float32Array,
-  keep: Uint8Array,
-  width: number,
-  height: number,
-): number {
+export function metalStreaks(values: Float32Array, residual: Float32Array, keep: MaskBits): number {
+  const { width, height, words } = keep;
+  const bits = keep.bits;
+  /** Whether the voxel at (x, y) of the first slice is kept. */
+  const kept = (x: number, y: number) => (bits[y * words + (x >> 5)]! >>> (x & 31)) & 1;
   const plane = width * height;
   // The first slice only: the fan is a property of the slice the metal lies in.
   let top = -Infinity,
@@ -48,13 +48,12 @@ export function metalStreaks(
   // 1e-12 of the largest, far beyond any rounding of either), and hypot, as before, measures only those.
   let far2 = 0;
   for (let y = 0; y < height; y++)
-    for (let x = 0, i = y * width; x < width; x++, i++)
-      if (keep[i]) far2 = Math.max(far2, (x - mx) * (x - mx) + (y - my) * (y - my));
+    for (let x = 0; x < width; x++) if (kept(x, y)) far2 = Math.max(far2, (x - mx) * (x - mx) + (y - my) * (y - my));
   let far = 0;
   const near2 = far2 * (1 - 1e-12);
   for (let y = 0; y < height; y++)
-    for (let x = 0, i = y * width; x < width; x++, i++)
-      if (keep[i] && (x - mx) * (x - mx) + (y - my) * (y - my) >= near2)
+    for (let x = 0; x < width; x++)
+      if (kept(x, y) && (x - mx) * (x - mx) + (y - my) * (y - my) >= near2)
         far = Math.max(far, Math.hypot(x - mx, y - my));
   if (!(far > 8)) return 0;
   // One ray per voxel of arc at the farthest tissue, so neighbouring rays are at most a voxel apart; each ray
@@ -76,8 +75,8 @@ export function metalStreaks(
       const x = Math.round(mx + d * cx),
         y = Math.round(my + d * cy);
       if (x < 0 || y < 0 || x >= width || y >= height) break;
+      if (!kept(x, y)) continue;
       const i = y * width + x;
-      if (!keep[i]) continue;
       const b = Math.min(BANDS - 1, Math.floor(d / bandLength));
       sum[b]! += Math.max(-150, Math.min(150, residual[i]!));
       n[b]!++;

@@ -1,6 +1,7 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { edgeWidth, quantileInPlace } from './image-stats.ts';
-import { dilate } from './mask.ts';
+import { type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
+import { scratchFloat32, scratchInt32 } from './scratch.ts';
 import { metalStreaks } from './ct-metal.ts';
 import { smoothedOnce } from './sharpness.ts';
 
@@ -85,13 +86,7 @@ function binGeometry(width: number, height: number): BinGeometry {
  * largest amplitudes. (An amplitude in HU rather than a z-score: real reconstructions have correlated
  * noise, which inflates every z-score.)
  */
-export function lineScores(
-  residual: Float32Array,
-  keep: Uint8Array,
-  ringKeep: Uint8Array,
-  width: number,
-  height: number,
-) {
+export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: MaskBits, width: number, height: number) {
   const plane = width * height;
   const slices = residual.length / plane;
   const { diag, ring, line: lineBins } = binGeometry(width, height);
@@ -101,35 +96,38 @@ export function lineScores(
   const ringN = new Uint32Array(ringSum.length);
   // Four slices at most: the line sums cost 36 passes per voxel.
   const zStep = Math.max(1, Math.ceil(slices / 4));
+  const { words } = keep;
+  const planeWords = words * height;
   // The voxels the lines are judged on, gathered first (their place in the slice and clipped residual): the
   // sums then run one angle at a time, each angle's bins (a few kilobytes) staying in cache, where one voxel
   // at a time touched 36 bins far apart. Every bin still adds its voxels in scan order, so the sums are the
-  // same to the bit.
+  // same to the bit. The masks are read a word of 32 voxels at a time, set bits only.
   let lineVoxels = 0;
   for (let z = 0; z < slices; z += zStep)
-    for (let i = z * plane, end = i + plane; i < end; i++) if (keep[i]) lineVoxels++;
-  const at = new Int32Array(lineVoxels),
-    clipped = new Float64Array(lineVoxels);
+    for (let k = z * planeWords, end = k + planeWords; k < end; k++) lineVoxels += ones32(keep.bits[k]!);
+  const at = scratchInt32('ct-line-at', lineVoxels),
+    clipped = scratchFloat32('ct-line-residual', lineVoxels);
   let v = 0;
   for (let z = 0; z < slices; z += zStep) {
     const o = z * plane;
-    for (let y = 0; y < height; y++) {
-      for (let x = 0; x < width; x++) {
-        const i = o + y * width + x;
-        const inRing = ringKeep[i]!,
-          inLine = keep[i]!;
-        if (!inRing && !inLine) continue;
-        const r = Math.max(-150, Math.min(150, residual[i]!));
-        const bin = inRing ? ring[y * width + x]! : -1;
-        if (bin >= 0) {
-          ringSum[bin]! += r;
-          ringN[bin]!++;
+    for (let y = 0; y < height; y++)
+      for (let j = 0, k = (z * height + y) * words; j < words; j++, k++) {
+        const line = keep.bits[k]!,
+          rings = ringKeep.bits[k]!;
+        for (let w = line | rings; w !== 0; w &= w - 1) {
+          const b = 31 - Math.clz32(w & -w);
+          const p = y * width + 32 * j + b;
+          const r = Math.max(-150, Math.min(150, residual[o + p]!));
+          const bin = (rings >>> b) & 1 ? ring[p]! : -1;
+          if (bin >= 0) {
+            ringSum[bin]! += r;
+            ringN[bin]!++;
+          }
+          if (!((line >>> b) & 1)) continue;
+          at[v] = p;
+          clipped[v++] = r;
         }
-        if (!inLine) continue;
-        at[v] = y * width + x;
-        clipped[v++] = r;
       }
-    }
   }
   // Four angles at a time: neighbouring voxels mostly fall in the same bin of one angle, so each addition
   // waits for the one before; four angles' bins are four independent chains.
@@ -252,15 +250,23 @@ export function ctMeasures(c: MeasureContext): Measures {
   // Tissue classes are told on the smoothed image: in a very noisy one, raw values stray out of their class.
   // The same sigma-1 smoothing as the sharpness measures', computed once per check.
   const smooth = smoothedOnce(values, width, height);
-  // One pass for every voxel-wise quantity: the classes, the residual, the masks the dilations start from,
-  // the clipping counts and the clamped image for the edge width, and the 8×8 blocks' sums (each block adds
-  // its voxels row by row, as a block at a time would).
-  const soft = new Uint8Array(n),
-    body = new Uint8Array(n),
-    notSoft = new Uint8Array(n),
-    notAir = new Uint8Array(n);
+  // One pass for every voxel-wise quantity: the classes (their masks as packed bits, their values gathered
+  // for the percentiles), the residual, the masks the dilations start from, the clipping counts and the
+  // clamped image for the edge width, and the 8×8 blocks' sums (each block adds its voxels row by row, as a
+  // block at a time would).
+  const words = (width + 31) >> 5;
+  const bitWords = words * height * slices;
+  const softBits = new Int32Array(bitWords),
+    bodyBits = new Int32Array(bitWords),
+    notSoftBits = new Int32Array(bitWords),
+    notAirBits = new Int32Array(bitWords);
   const residual = new Float32Array(n),
     clamped = new Float32Array(n);
+  // The classes' values, for their percentiles by selection (exact order statistics: the order they are
+  // gathered in does not matter). Soft tissue and air are disjoint, so they share one buffer from either
+  // end; fat lies within soft tissue and has its own. Single precision holds them exactly.
+  const classes = scratchFloat32('ct-classes', n),
+    fatValues = scratchFloat32('ct-fat', n);
   let softN = 0,
     airN = 0,
     bodyN = 0,
@@ -285,23 +291,29 @@ export function ctMeasures(c: MeasureContext): Measures {
         blockSoft.fill(0);
         blockAir.fill(0);
       }
+      const w0 = (z * height + y) * words;
+      let soft = 0,
+        body = 0,
+        notSoft = 0,
+        notAir = 0;
       for (let x = 0, i = z * plane + y * width; x < width; x++, i++) {
         const v = smooth[i]!,
           raw = values[i]!;
+        const bit = 1 << (x & 31);
         const isSoft = v >= SOFT[0] && v <= SOFT[1];
         // Below -1100 is padding outside the reconstructed circle, not air.
         const isAir = v >= -1100 && v <= -400;
         if (isSoft) {
-          soft[i] = 1;
-          softN++;
+          soft |= bit;
+          classes[softN++] = raw;
         }
-        if (isAir) airN++;
+        if (isAir) classes[n - ++airN] = v;
         if (v > -500) {
-          body[i] = 1;
+          body |= bit;
           bodyN++;
           if (raw >= high || raw >= 3071) atLimit++;
         }
-        if (v >= -150 && v <= -50) fatN++;
+        if (v >= -150 && v <= -50) fatValues[fatN++] = raw;
         // The brightest value and how many body voxels hold it, counted as the maximum rises.
         if (raw > max) {
           max = raw;
@@ -310,9 +322,9 @@ export function ctMeasures(c: MeasureContext): Measures {
         residual[i] = raw - v;
         // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values
         // keep them out.
-        notSoft[i] = isSoft && raw > -300 && raw < 400 ? 0 : 1;
+        if (!(isSoft && raw > -300 && raw < 400)) notSoft |= bit;
         // Homogeneous air, for the rings that run through the air around the body.
-        notAir[i] = isAir && v <= -700 && raw > -1150 && raw < -650 ? 0 : 1;
+        if (!(isAir && v <= -700 && raw > -1150 && raw < -650)) notAir |= bit;
         clamped[i] = Math.max(-1000, Math.min(1000, raw));
         if (inBlocks && x < bx * BLOCK) {
           const b = (x / BLOCK) | 0;
@@ -320,6 +332,14 @@ export function ctMeasures(c: MeasureContext): Measures {
           blockSq[b]! += raw * raw;
           if (isSoft) blockSoft[b]!++;
           if (isAir) blockAir[b]!++;
+        }
+        if ((x & 31) === 31 || x === width - 1) {
+          const k = w0 + (x >> 5);
+          softBits[k] = soft;
+          bodyBits[k] = body;
+          notSoftBits[k] = notSoft;
+          notAirBits[k] = notAir;
+          soft = body = notSoft = notAir = 0;
         }
       }
       if (inBlocks && y % BLOCK === BLOCK - 1)
@@ -339,20 +359,10 @@ export function ctMeasures(c: MeasureContext): Measures {
       : airSd.length >= 4
         ? quantileInPlace(Float64Array.from(airSd), 25)
         : 0;
-  // The classes' values, in scan order, for their percentiles by selection.
-  const airValues = new Float64Array(airN),
-    softValues = new Float64Array(softN),
-    fatValues = new Float64Array(fatN);
-  for (let i = 0, ka = 0, ks = 0, kf = 0; i < n; i++) {
-    const v = smooth[i]!;
-    if (v >= SOFT[0] && v <= SOFT[1]) softValues[ks++] = values[i]!;
-    if (v >= -1100 && v <= -400) airValues[ka++] = v;
-    if (v >= -150 && v <= -50) fatValues[kf++] = values[i]!;
-  }
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
-  const airHu = airN ? quantileInPlace(airValues, 10) : -1000;
-  const softHu = softN ? quantileInPlace(softValues, 50) : 40;
-  const fatHu = quantileInPlace(fatValues, 50);
+  const airHu = airN ? quantileInPlace(classes.subarray(n - airN), 10) : -1000;
+  const softHu = softN ? quantileInPlace(classes.subarray(0, softN), 50) : 40;
+  const fatHu = quantileInPlace(fatValues.subarray(0, fatN), 50);
   // Calibration error in HU: how far air is from -1000 and soft tissue from the 0–60 band.
   // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -850 is fine.
   const huError = Math.max(
@@ -360,28 +370,37 @@ export function ctMeasures(c: MeasureContext): Measures {
     softN > n * 0.02 ? Math.max(0, -20 - softHu, softHu - 80) : 0,
   );
   // Tissue judged on the smoothed image, so the streaks themselves do not take their pixels out of it.
-  const edges = dilate(notSoft, width, height, 2);
-  const airEdges = dilate(notAir, width, height, 2);
+  // The masks are grown on packed bits, 32 voxels a word operation.
+  const mask = (bits: Int32Array): MaskBits => ({ bits, words, width, height, slices });
+  const edges = morphBits(mask(notSoftBits), 2, false).bits;
+  const airEdges = morphBits(mask(notAirBits), 2, false).bits;
   // Rings are judged away from bone and the body's outline (5 voxels off): a round head's thin layer of fluid
   // inside the skull is a centred circle of its own.
-  const farEdges = dilate(edges, width, height, 5);
-  const keep = new Uint8Array(n),
-    ringKeep = new Uint8Array(n);
-  const kept = new Float64Array(softN);
+  const farEdges = morphBits(mask(edges), 5, false).bits;
+  const keepBits = new Int32Array(bitWords),
+    ringKeepBits = new Int32Array(bitWords);
+  // Bits of each row's last word that lie within the width: a complement must leave those past it unset.
+  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
+  // The kept voxels' absolute residuals, for their median (fat's values are no longer needed).
+  const kept = fatValues;
   let keepN = 0;
-  for (let i = 0; i < n; i++) {
-    if (soft[i] && !edges[i]) {
-      keep[i] = 1;
-      kept[keepN++] = Math.abs(residual[i]!);
+  for (let row = 0, rows = height * slices; row < rows; row++)
+    for (let j = 0, k = row * words; j < words; j++, k++) {
+      const keep = softBits[k]! & ~edges[k]!;
+      keepBits[k] = keep;
+      // Rings run through the air around the body as well: homogeneous air (away from its edges) is judged too.
+      ringKeepBits[k] = ((keep & ~farEdges[k]!) | ~airEdges[k]!) & (j === words - 1 ? lastValid : -1);
+      for (let w = keep, at = row * width + 32 * j; w !== 0; w &= w - 1)
+        kept[keepN++] = Math.abs(residual[at + 31 - Math.clz32(w & -w)]!);
     }
-    // Rings run through the air around the body as well: homogeneous air (away from its edges) is judged too.
-    ringKeep[i] = (keep[i] && !farEdges[i]) || !airEdges[i] ? 1 : 0;
-  }
   const residualSd = quantileInPlace(kept.subarray(0, keepN), 50) * 1.4826;
-  const lines = residualSd > 0 ? lineScores(residual, keep, ringKeep, width, height) : { streaks: 0, rings: 0 };
+  const keep = mask(keepBits);
+  const lines =
+    residualSd > 0 ? lineScores(residual, keep, mask(ringKeepBits), width, height) : { streaks: 0, rings: 0 };
   // Values clamped to a window on export pile up at the top; a lone brightest voxel is not clipping.
   const clipped = Math.max(atLimit, atTop >= 2 ? atTop : 0) / Math.max(1, bodyN);
-  const near = dilate(body, width, height, 2);
+  const near = new Uint8Array(n);
+  unpackMask(morphBits(mask(bodyBits), 2, false), near);
   return {
     noise_hu: noise,
     air_hu: airHu,
@@ -389,7 +408,7 @@ export function ctMeasures(c: MeasureContext): Measures {
     hu_error: huError,
     cnr: noise > 0 && fatHu < 0 ? Math.abs(softHu - fatHu) / noise : 0,
     streaks: lines.streaks,
-    metal_streaks: residualSd > 0 ? metalStreaks(values, residual, keep, width, height) : 0,
+    metal_streaks: residualSd > 0 ? metalStreaks(values, residual, keep) : 0,
     rings: lines.rings,
     clipped,
     edge_width: edgeWidth(clamped, width, height, near) * c.stride,

@@ -2,6 +2,7 @@
 // and shrinks its masks several times a check, and a row of a 256-wide slice is 8 words, so each step is a
 // few word operations a row where a byte mask takes one per voxel. Same results as dilate (mask.ts) and its
 // complement, to the bit.
+import { scratchInt32 } from './scratch.ts';
 
 /** A mask packed row by row: bit x % 32 of word x >> 5 of each row, rows of all slices in order. */
 export interface MaskBits {
@@ -19,7 +20,8 @@ export function packMask(mask: Uint8Array, width: number, height: number): MaskB
   const slices = plane ? Math.floor(mask.length / plane) : 0;
   const words = (width + 31) >> 5;
   const bits = new Int32Array(words * height * slices);
-  // Each word is gathered in a register, 32 voxels (fewer at the row's end) without a branch.
+  // Each word is gathered in a register, 32 voxels (fewer at the row's end) without a branch: -m >>> 31 is
+  // 1 for a byte m of 1 to 255 and 0 for 0.
   for (let row = 0, rows = height * slices; row < rows; row++) {
     const base = row * width,
       w0 = row * words;
@@ -27,23 +29,60 @@ export function packMask(mask: Uint8Array, width: number, height: number): MaskB
       const from = base + 32 * k,
         n = Math.min(32, width - 32 * k);
       let word = 0;
-      for (let b = 0; b < n; b++) word |= (mask[from + b]! ? 1 : 0) << b;
+      for (let b = 0; b < n; b++) word |= (-mask[from + b]! >>> 31) << b;
       bits[w0 + k] = word;
     }
   }
   return { bits, words, width, height, slices };
 }
 
+/** Set bits of a 32-bit word (its population count). */
+export function ones32(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/**
+ * Four 0/1 bytes for each 4-bit pattern, as one 32-bit word in the platform's byte order: unpacking writes
+ * a word of bytes per four voxels instead of a byte per voxel.
+ */
+const NIBBLE_BYTES = (() => {
+  const bytes = new Uint8Array(64);
+  for (let v = 0; v < 16; v++) for (let b = 0; b < 4; b++) bytes[4 * v + b] = (v >> b) & 1;
+  return new Uint32Array(bytes.buffer);
+})();
+
 /** Writes the mask back as 0/1 bytes into `out` (the complement with `invert`); returns how many are 1. */
 export function unpackMask(m: MaskBits, out: Uint8Array, invert = false): number {
   const { bits, words, width } = m;
-  const flip = invert ? 1 : 0;
+  const rows = m.height * m.slices;
+  const flip = invert ? -1 : 0;
+  // Bits of each row's last word that lie within the width (bits past it are never set, but are flipped).
+  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
   let ones = 0;
-  for (let row = 0, rows = m.height * m.slices; row < rows; row++) {
+  if ((width & 3) === 0 && (out.byteOffset & 3) === 0) {
+    // Rows of whole 4-byte words: each word of bits is written as up to eight words of bytes.
+    const to = new Uint32Array(out.buffer, out.byteOffset, (rows * width) >> 2);
+    const quads = width >> 2;
+    for (let row = 0; row < rows; row++) {
+      const w0 = row * words,
+        q0 = row * quads;
+      for (let k = 0; k < words; k++) {
+        const word = bits[w0 + k]! ^ flip;
+        ones += ones32(k === words - 1 ? word & lastValid : word);
+        const q = q0 + 8 * k,
+          n = Math.min(8, quads - 8 * k);
+        for (let j = 0; j < n; j++) to[q + j] = NIBBLE_BYTES[(word >>> (4 * j)) & 15]!;
+      }
+    }
+    return ones;
+  }
+  for (let row = 0; row < rows; row++) {
     const base = row * width,
       w0 = row * words;
     for (let x = 0; x < width; x++) {
-      const v = ((bits[w0 + (x >> 5)]! >>> (x & 31)) & 1) ^ flip;
+      const v = ((bits[w0 + (x >> 5)]! ^ flip) >>> (x & 31)) & 1;
       out[base + x] = v;
       ones += v;
     }
@@ -59,7 +98,9 @@ export function unpackMask(m: MaskBits, out: Uint8Array, invert = false): number
  */
 export function morphBits(m: MaskBits, radius: number, erode: boolean): MaskBits {
   const { words, width, height, slices } = m;
-  const rows = new Int32Array(m.bits);
+  // The row pass's result lives only until the column pass has read it.
+  const rows = radius === 0 ? new Int32Array(m.bits) : scratchInt32('morph-rows', m.bits.length);
+  rows.set(m.bits);
   // Bits past the width in each row's last word: held at what lies outside the image.
   const tail = width & 31 ? -1 << (width & 31) : 0;
   const outside = erode ? -1 : 0;

@@ -1,4 +1,5 @@
 import { histogram, otsuThreshold, type Histogram } from './histogram.ts';
+import { type MaskBits, morphBits, packMask, unpackMask } from './mask-bits.ts';
 
 /** Greyscale intensities of a volume: the values themselves, or the luminance of RGB voxels. */
 export function luminance(data: Float32Array, channels: 1 | 3): Float32Array {
@@ -9,88 +10,53 @@ export function luminance(data: Float32Array, channels: 1 | 3): Float32Array {
   return out;
 }
 
-/** Foreground (1) against background (0) by Otsu's threshold; `inverted` when the object is darker. */
+/**
+ * Foreground (1) against background (0) by Otsu's threshold; `inverted` when the object is darker. The mask
+ * comes as bytes and as packed bits (for dilations), both written by the one pass.
+ */
 export function foregroundMask(
   values: Float32Array,
   inverted = false,
   all: Histogram = histogram(values),
-): { mask: Uint8Array; threshold: number } {
+  width = values.length,
+  height = 1,
+): { mask: Uint8Array; bits: MaskBits; threshold: number } {
   const threshold = otsuThreshold(all);
   const mask = new Uint8Array(values.length);
-  for (let i = 0; i < values.length; i++)
+  const plane = width * height;
+  const slices = plane ? Math.floor(values.length / plane) : 0;
+  const words = (width + 31) >> 5;
+  const bits = new Int32Array(words * height * slices);
+  for (let row = 0, i = 0, rows = height * slices; row < rows; row++)
+    for (let k = row * words, x = 0; x < width; k++) {
+      let word = 0;
+      for (let b = 0; b < 32 && x < width; b++, x++, i++) {
+        const v = values[i]!;
+        const on = (inverted ? v < threshold : v > threshold) ? 1 : 0;
+        mask[i] = on;
+        word |= on << b;
+      }
+      bits[k] = word;
+    }
+  // Voxels past the last whole slice belong to no slice's bits; their bytes are set all the same.
+  for (let i = slices * plane; i < values.length; i++)
     mask[i] = (inverted ? values[i]! < threshold : values[i]! > threshold) ? 1 : 0;
-  return { mask, threshold };
-}
-
-let scratch = new Uint8Array(0);
-
-/**
- * A buffer of at least `length` bytes (whole 4-byte words) for dilate's row pass, kept between calls: a check
- * dilates several masks of one size, and a fresh buffer each time only feeds the garbage collector. The row
- * pass writes every byte the column pass reads, so what a previous call left there does not matter.
- */
-function rowScratch(length: number): Uint8Array {
-  if (scratch.length < length) scratch = new Uint8Array((length + 3) & ~3);
-  return scratch.subarray(0, length);
+  return { mask, bits: { bits, words, width, height, slices }, threshold };
 }
 
 /**
  * Grows the mask by `radius` voxels in-plane (a square structuring element, slice by slice), so the
- * background used for noise excludes the blurred edge of the object. Each pass walks memory in order and
- * looks `radius` voxels ahead: a voxel is set when the last set voxel seen is at most `2 * radius` behind
- * the look-ahead, i.e. within `radius` of it on either side.
+ * background used for noise excludes the blurred edge of the object: on packed bits (mask-bits.ts), 32
+ * voxels a word operation, written back as bytes.
  */
 export function dilate(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
-  const plane = width * height;
-  const slices = plane ? Math.floor(mask.length / plane) : 0;
-  const rows = rowScratch(mask.length);
-  const out = new Uint8Array(mask.length);
-  for (let base = 0, end = slices * plane; base < end; base += width) {
-    // Position (in the row) of the last set voxel at or before x + radius.
-    let last = -radius - 1;
-    for (let j = 0; j < radius && j < width; j++) if (mask[base + j]) last = j;
-    for (let x = 0; x < width; x++) {
-      const j = x + radius;
-      if (j < width && mask[base + j]) last = j;
-      rows[base + x] = last >= x - radius ? 1 : 0;
-    }
-  }
-  // Columns: a voxel is set when any of the rows within `radius` is set there. With whole 4-voxel words per
-  // row (widths divisible by 4), rows are ORed a word at a time: the 0/1 bytes OR to 0/1 bytes.
-  if (width % 4 === 0) {
-    const words = width >> 2;
-    const from = new Uint32Array(rows.buffer, rows.byteOffset, rows.length >> 2);
-    const to = new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
-    for (let z = 0; z < slices; z++) {
-      const o = (z * plane) >> 2;
-      for (let y = 0; y < height; y++) {
-        const first = o + Math.max(0, y - radius) * words,
-          last = o + Math.min(height - 1, y + radius) * words,
-          here = o + y * words;
-        for (let x = 0; x < words; x++) {
-          let v = 0;
-          for (let r = first + x; r <= last + x; r += words) v |= from[r]!;
-          to[here + x] = v;
-        }
-      }
-    }
-    return out;
-  }
-  // Otherwise row after row: the last set row of every column, looked up `radius` rows ahead.
-  const last = new Int32Array(width);
-  for (let z = 0; z < slices; z++) {
-    const o = z * plane;
-    last.fill(-radius - 1);
-    for (let j = 0; j < radius && j < height; j++)
-      for (let x = 0, r = o + j * width; x < width; x++) if (rows[r + x]) last[x] = j;
-    for (let y = 0; y < height; y++) {
-      const j = y + radius;
-      const ahead = o + j * width,
-        here = o + y * width,
-        low = y - radius;
-      if (j < height) for (let x = 0; x < width; x++) if (rows[ahead + x]) last[x] = j;
-      for (let x = 0; x < width; x++) out[here + x] = last[x]! >= low ? 1 : 0;
-    }
-  }
-  return out;
+  return dilateBits(packMask(mask, width, height), mask.length, radius).mask;
+}
+
+/** The packed mask `m` (of a volume of `length` voxels) grown by `radius` voxels in-plane, as bits and bytes. */
+export function dilateBits(m: MaskBits, length: number, radius: number): { mask: Uint8Array; bits: MaskBits } {
+  const grown = morphBits(m, radius, false);
+  const mask = new Uint8Array(length);
+  unpackMask(grown, mask);
+  return { mask, bits: grown };
 }

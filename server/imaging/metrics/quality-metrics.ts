@@ -8,7 +8,7 @@ import { modalityFamily, type ModalityFamily } from './modality.ts';
 import { mrMeasures, type MrGiven } from './mr-metrics.ts';
 import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
 import { binScale, histogram, momentsOfSums, percentile, type Histogram } from './histogram.ts';
-import { dilate, foregroundMask, luminance } from './mask.ts';
+import { dilateBits, foregroundMask, luminance } from './mask.ts';
 import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
 import { finiteMeasurementGrid, gridStride } from './measurement-grid.ts';
 import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
@@ -141,11 +141,11 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
   // Grey values are the finite grid itself, whose range is known; a colour image's luminance is not.
   const all = volume.channels === 1 ? histogram(values, undefined, undefined, extent) : histogram(values);
-  const { mask: object } = foregroundMask(values, volume.channels === 3, all);
+  const { mask: object, bits: objectBits } = foregroundMask(values, volume.channels === 3, all, width, height);
   // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
-  // What is outside `grown` is the background.
-  const band = dilate(object, width, height, 2);
-  const grown = dilate(band, width, height, 1);
+  // What is outside `grown` is the background. Grown on packed bits, each written out as bytes once.
+  const { mask: band, bits: bandBits } = dilateBits(objectBits, values.length, 2);
+  const { mask: grown } = dilateBits(bandBits, values.length, 1);
   const offset = modality === 'MR' ? 0 : percentile(all, 0.5);
   const [low, high] = volume.storedRange;
   // Saturation at the top counts anywhere; the bottom only inside the object, since air at 0 is normal.

@@ -6,6 +6,7 @@ import { rng } from '../../../bench/qc-corpus/image-ops.ts';
 import { lineScores } from '../../../server/imaging/metrics/ct-metrics.ts';
 import { edgeWidth } from '../../../server/imaging/metrics/image-stats.ts';
 import { dilate } from '../../../server/imaging/metrics/mask.ts';
+import { packMask } from '../../../server/imaging/metrics/mask-bits.ts';
 import { binomialSmooth, ghostRatio, rowSpans, smoothInPlane } from '../../../server/imaging/metrics/sharpness.ts';
 import { caseOf, debianCases, type KernelCase, NIBABEL, PYDICOM, same } from './kernel-cases.ts';
 import * as reference from './reference-kernels.ts';
@@ -131,7 +132,8 @@ describe('the faster QC kernels give the same numbers as before', { timeout: 120
       // Soft tissue away from edges for the lines; that and the background for the rings, as ctMeasures does.
       const keep = c.object.map((o, i) => (o && Math.abs(residual[i]!) < 200 ? 1 : 0));
       const ringKeep = c.object.map((o, i) => (keep[i] || !o ? 1 : 0));
-      expect(lineScores(residual, keep, ringKeep, c.width, c.height), c.name).toEqual(
+      const [w, h] = [c.width, c.height];
+      expect(lineScores(residual, packMask(keep, w, h), packMask(ringKeep, w, h), w, h), c.name).toEqual(
         reference.lineScores(residual, keep, ringKeep, c.width, c.height),
       );
     }
