@@ -1,4 +1,4 @@
-import { moments, skewness } from './histogram.ts';
+import { moments, momentsOfSums, skewness } from './histogram.ts';
 import { immerkaer, orderStatistics } from './image-stats.ts';
 import { scratchFloat32 } from './scratch.ts';
 
@@ -36,10 +36,43 @@ export function backgroundNoise(
   const picked = scratchFloat32('background-picked', Math.ceil(m.n / step));
   for (let i = 0, seen = 0, k = 0; i < values.length; i++)
     if (background[i] === select && seen++ % step === 0) picked[k++] = values[i]!;
+  return gaussianNoise(picked, m);
+}
+
+/**
+ * backgroundNoise of the background's values gathered in scan order (`background`, left as it is) whose
+ * moments (without skewness) are `m`, as a caller's pass over the voxels found them: the same sums in the
+ * same order, so the same result to the bit, without passes of its own over the whole image.
+ */
+export function backgroundNoiseOf(
+  background: Float32Array,
+  m: ReturnType<typeof momentsOfSums>,
+  magnitude: boolean,
+): { sigma: number; model: NoiseModel; mean: number } {
+  let skew = 0;
+  if (!magnitude && m.sd > 0 && m.mean / m.sd > 1.7 && m.mean / m.sd < 2.15) {
+    // As histogram.ts's skewness adds it (t·t·t, in scan order).
+    let cubes = 0;
+    for (let i = 0; i < background.length; i++) {
+      const t = (background[i]! - m.mean) / m.sd;
+      cubes += t * t * t;
+    }
+    skew = m.n ? cubes / m.n : 0;
+  }
+  if (looksRayleigh(m.mean, m.sd, skew, magnitude))
+    return { sigma: Math.sqrt(m.meanSquare / 2), model: 'rayleigh', mean: m.mean };
+  const step = Math.max(1, Math.floor(m.n / 400_000));
+  const picked = scratchFloat32('background-picked', Math.ceil(m.n / step));
+  for (let k = 0, i = 0; k < picked.length; k++, i += step) picked[k] = background[i]!;
+  return gaussianNoise(picked, m);
+}
+
+/** The Gaussian estimate from `picked` (overwritten): 1.4826 MAD about the median, or the SD without spread. */
+function gaussianNoise(picked: Float32Array, m: { sd: number; mean: number }) {
   const median = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;
   for (let i = 0; i < picked.length; i++) picked[i] = Math.abs(picked[i]! - median);
   const mad = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;
-  return { sigma: mad > 0 ? mad * 1.4826 : m.sd, model: 'gaussian', mean: m.mean };
+  return { sigma: mad > 0 ? mad * 1.4826 : m.sd, model: 'gaussian' as const, mean: m.mean };
 }
 
 /**

@@ -7,11 +7,12 @@ import { histologyMeasures } from './histology-metrics.ts';
 import { modalityFamily, type ModalityFamily } from './modality.ts';
 import { mrMeasures, type MrGiven } from './mr-metrics.ts';
 import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
-import { binScale, histogram, momentsOfSums, percentile, type Histogram } from './histogram.ts';
-import { dilateBits, foregroundMask, luminance } from './mask.ts';
+import { binScale, histogram, momentsOfSums, otsuThreshold, percentile, type Histogram } from './histogram.ts';
+import { dilateBits, luminance } from './mask.ts';
 import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
 import { finiteMeasurementGrid, gridStride } from './measurement-grid.ts';
-import { backgroundNoise, laplacianNoise, type NoiseModel } from './noise.ts';
+import { backgroundNoiseOf, laplacianNoise, type NoiseModel } from './noise.ts';
+import { scratchFloat32 } from './scratch.ts';
 import { forgetSmoothed, ghostRatio, laplacianVariance } from './sharpness.ts';
 
 /** Every measurement the check is based on; ratios are plain numbers, fractions 0–1. */
@@ -69,20 +70,19 @@ interface MagnitudeExtent {
 /**
  * MRIQC's foreground-background energy ratio: median of squared foreground over median of squared
  * background; since squaring is monotonic on magnitudes, that is the squared ratio of median magnitudes.
- * The background is outside `grown`. Magnitudes are |value - offset| in single precision (as an array of
- * them would hold), the values themselves when `plain`; the extent holds the largest magnitude before rounding
- * and the background's smallest and largest, which the caller's pass over the voxels finds. Both histograms
- * are then filled in one pass, with magnitudes worked out as they are read rather than copied.
+ * The foreground is the object's values, the background's those outside the object grown by 3 voxels, each
+ * gathered in scan order. Magnitudes are |value - offset| in single precision (as an array of them would
+ * hold), the values themselves when `plain`; the extent holds the largest magnitude before rounding and the
+ * background's smallest and largest, which the caller's pass over the voxels finds. Both histograms are
+ * filled from the gathered values, with magnitudes worked out as they are read rather than copied.
  */
 function energyRatio(
-  values: Float32Array,
-  object: Uint8Array,
-  grown: Uint8Array,
+  foreground: Float32Array,
+  background: Float32Array,
   offset: number,
   all: Histogram,
   { plain, top, low, high }: MagnitudeExtent,
 ): number {
-  const n = values.length;
   // The background keeps its own (narrow) binning for precision; the foreground shares the known range.
   const bins = all.counts.length;
   const bgCounts = new Uint32Array(bins),
@@ -92,22 +92,24 @@ function energyRatio(
   if (high >= low) {
     const bgScale = binScale(low, high, bins),
       fgScale = binScale(0, top, bins);
-    for (let i = 0; i < n; i++) {
-      const m = plain ? values[i]! : Math.fround(Math.abs(values[i]! - offset));
-      if (!grown[i]) {
-        bgCounts[((m - low) * bgScale + 0.5) | 0]!++;
-        bgTotal++;
-      } else if (object[i]) {
-        fgCounts[(m * fgScale + 0.5) | 0]!++;
-        fgTotal++;
-      }
+    for (let i = 0; i < background.length; i++) {
+      const v = background[i]!;
+      const m = plain ? v : Math.fround(Math.abs(v - offset));
+      bgCounts[((m - low) * bgScale + 0.5) | 0]!++;
     }
+    for (let i = 0; i < foreground.length; i++) {
+      const v = foreground[i]!;
+      const m = plain ? v : Math.fround(Math.abs(v - offset));
+      fgCounts[(m * fgScale + 0.5) | 0]!++;
+    }
+    bgTotal = background.length;
+    fgTotal = foreground.length;
   }
-  const background: Histogram =
+  const bgHist: Histogram =
     high >= low
       ? { min: low, max: high, counts: bgCounts, total: bgTotal }
       : { min: 0, max: 0, counts: bgCounts, total: 0 };
-  const bg = percentile(background, 50) ** 2;
+  const bg = percentile(bgHist, 50) ** 2;
   if (bg < 1e-3) return Infinity;
   return percentile({ min: 0, max: top, counts: fgCounts, total: fgTotal }, 50) ** 2 / bg;
 }
@@ -141,61 +143,94 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
   // Grey values are the finite grid itself, whose range is known; a colour image's luminance is not.
   const all = volume.channels === 1 ? histogram(values, undefined, undefined, extent) : histogram(values);
-  const { mask: object, bits: objectBits } = foregroundMask(values, volume.channels === 3, all, width, height);
-  // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
-  // What is outside `grown` is the background. Grown on packed bits, each written out as bytes once.
-  const { mask: band, bits: bandBits } = dilateBits(objectBits, values.length, 2);
-  const { mask: grown } = dilateBits(bandBits, values.length, 1);
+  const n = values.length;
+  const plane = width * height;
+  const slices = plane ? Math.floor(n / plane) : 0;
+  const inverted = volume.channels === 3;
+  const threshold = otsuThreshold(all);
   const offset = modality === 'MR' ? 0 : percentile(all, 0.5);
   const [low, high] = volume.storedRange;
   // Saturation at the top counts anywhere; the bottom only inside the object, since air at 0 is normal.
   const top = Number.isFinite(high) ? high : Infinity;
   const bottom = Number.isFinite(low) ? low : -Infinity;
-  // One pass for the sums every family needs: the object's moments and histogram (on the whole image's
-  // binning), the background's size, the clipped voxels, the energy about the offset (for EFC) and the range
-  // of the magnitudes (for FBER). Each sum is added in scan order, as separate passes would add it, so the
-  // results are the same to the bit.
+  // One pass for the object mask (Otsu's foreground, as foregroundMask draws it: bytes, and bits for the
+  // dilations) and the sums every family needs: the object's moments, histogram (on the whole image's
+  // binning) and values, the clipped voxels, the energy about the offset (for EFC) and the largest magnitude
+  // (for FBER). Each sum is added in scan order, as separate passes would add it, so the results are the
+  // same to the bit.
+  const object = new Uint8Array(n);
+  const words = (width + 31) >> 5;
+  const objectBits = new Int32Array(words * height * slices);
   const fgCounts = new Uint32Array(all.counts.length);
   const scale = binScale(all.min, all.max, all.counts.length);
+  // The object's values in scan order, for FBER's foreground (kept between calls: written before read).
+  const fgValues = scratchFloat32('object-values', n);
   // FBER's magnitudes about the offset: non-negative values about 0 are their own.
   const plain = offset === 0 && all.min >= 0;
   let fgN = 0,
     fgSum = 0,
     fgSumSq = 0,
-    backgroundCount = 0,
     clipped = 0,
     energy = 0,
-    magnitudeTop = plain ? Math.max(0, all.max) : 0,
+    magnitudeTop = plain ? Math.max(0, all.max) : 0;
+  for (let row = 0, i = 0, rows = height * slices; row < rows; row++)
+    for (let k = row * words, x = 0; x < width; k++) {
+      let word = 0;
+      for (let b = 0; b < 32 && x < width; b++, x++, i++) {
+        const v = values[i]!;
+        const inObject = inverted ? v < threshold : v > threshold;
+        if (inObject) {
+          object[i] = 1;
+          word |= 1 << b;
+          fgValues[fgN++] = v;
+          fgSum += v;
+          fgSumSq += v * v;
+          fgCounts[((v - all.min) * scale + 0.5) | 0]!++;
+        }
+        const exact = Math.abs(v - offset);
+        if (exact > magnitudeTop) magnitudeTop = exact;
+        if (v >= top || (v <= bottom && inObject)) clipped++;
+        // d·d rather than d ** 2: the same number (the power function squares by one multiplication) without its call.
+        const d = v - offset;
+        energy += d * d;
+      }
+      objectBits[k] = word;
+    }
+  // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
+  // What is outside `grown` is the background. Grown on packed bits, each written out as bytes once.
+  const { mask: band, bits: bandBits } = dilateBits({ bits: objectBits, words, width, height, slices }, n, 2);
+  const { mask: grown, bits: grownBits } = dilateBits(bandBits, n, 1);
+  // The background, read off the unset bits of `grown` in scan order: its moments (for the noise), values
+  // and the range of its magnitudes (for FBER).
+  const bgValues = scratchFloat32('background-values', n);
+  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
+  let backgroundCount = 0,
+    bgSum = 0,
+    bgSumSq = 0,
     backgroundLow = Infinity,
     backgroundHigh = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    const inObject = object[i] === 1;
-    if (inObject) {
-      fgN++;
-      fgSum += v;
-      fgSumSq += v * v;
-      fgCounts[((v - all.min) * scale + 0.5) | 0]!++;
-    }
-    const exact = Math.abs(v - offset);
-    if (exact > magnitudeTop) magnitudeTop = exact;
-    if (!grown[i]) {
-      backgroundCount++;
-      const m = plain ? v : Math.fround(exact);
-      if (m < backgroundLow) backgroundLow = m;
-      if (m > backgroundHigh) backgroundHigh = m;
-    }
-    if (v >= top || (v <= bottom && inObject)) clipped++;
-    // d·d rather than d ** 2: the same number (the power function squares by one multiplication) without its call.
-    const d = v - offset;
-    energy += d * d;
-  }
+  for (let row = 0, rows = height * slices; row < rows; row++)
+    for (let j = 0, k = row * words; j < words; j++, k++)
+      for (
+        let w = ~grownBits.bits[k]! & (j === words - 1 ? lastValid : -1), at = row * width + 32 * j;
+        w !== 0;
+        w &= w - 1
+      ) {
+        const v = values[at + 31 - Math.clz32(w & -w)]!;
+        bgValues[backgroundCount++] = v;
+        bgSum += v;
+        bgSumSq += v * v;
+        const m = plain ? v : Math.fround(Math.abs(v - offset));
+        if (m < backgroundLow) backgroundLow = m;
+        if (m > backgroundHigh) backgroundHigh = m;
+      }
   const fg = momentsOfSums(fgN, fgSum, fgSumSq);
   const fgHist: Histogram = { min: all.min, max: all.max, counts: fgCounts, total: fgN };
   const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
   const magnitude = modality === 'MR' && percentile(all, 0.5) >= 0;
+  const background = bgValues.subarray(0, backgroundCount);
   const noise = enoughBackground
-    ? backgroundNoise(values, grown, magnitude, 0)
+    ? backgroundNoiseOf(background, momentsOfSums(backgroundCount, bgSum, bgSumSq), magnitude)
     : { sigma: laplacianNoise(values, width, height), model: 'laplacian' as const, mean: percentile(all, 1) };
   const sigma = Math.max(noise.sigma, 1e-6);
   const span = percentile(fgHist, 99) - percentile(fgHist, 1) || percentile(all, 99.5) - percentile(all, 0.5);
@@ -207,7 +242,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   const ghost =
     enoughBackground && family !== 'MR' ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
   const fber = enoughBackground
-    ? energyRatio(values, object, grown, offset, all, {
+    ? energyRatio(fgValues.subarray(0, fgN), background, offset, all, {
         plain,
         top: magnitudeTop,
         low: backgroundLow,
