@@ -4,6 +4,7 @@
 // background of exact zeros does not change what a clean image measures.
 import { type MaskBits, morphBits, packMask, unpackMask } from './mask-bits.ts';
 import { blockStats, pick, quantile } from './image-stats.ts';
+import { scratchFloat32 } from './scratch.ts';
 import { binomialSmooth, smoothedOnce } from './sharpness.ts';
 
 /** The in-plane axis a DICOM image's phase was encoded along (InPlanePhaseEncodingDirection: ROW → x, COL → y). */
@@ -21,64 +22,101 @@ export interface HeadMasks {
   headBits?: MaskBits;
 }
 
+/** The lowest set bit's index of a non-zero word. */
+const lowestBit = (v: number) => 31 - Math.clz32(v & -v);
+
 /**
- * Fills the 4-connected region of the in-plane voxels p with `grid[o + p] === want` and `mark[p] === 0`
- * that holds `seed` (such a voxel), setting `mark` to `id`; returns how many voxels it filled. A scanline
- * fill: each run of a row is marked whole and queued once (as its first and last voxel), then the rows
- * above and below are searched along it, so no voxel is visited more than a few times. `stack` holds at
- * least plane + 2 * height numbers (two per run, and a row holds at most width / 2 + 1 runs).
+ * Appends the runs of set bits of one packed row (words `w0` on) to `runs` as [start, end) pairs from index
+ * `n`; returns the new index. Bits past the width are clear, so no run goes beyond it.
  */
-function fillRegion(
-  grid: Uint8Array,
-  o: number,
-  want: number,
-  width: number,
-  plane: number,
-  mark: Int32Array,
-  id: number,
-  seed: number,
-  stack: Int32Array,
-): number {
-  let top = 0,
-    filled = 0;
-  // Marks the open run through p, which is open, and queues it.
-  const row0 = seed - (seed % width);
-  let a = seed,
-    b = seed;
-  while (a > row0 && grid[o + a - 1] === want && !mark[a - 1]) a--;
-  while (b < row0 + width - 1 && grid[o + b + 1] === want && !mark[b + 1]) b++;
-  for (let p = a; p <= b; p++) mark[p] = id;
-  stack[top++] = a;
-  stack[top++] = b;
-  while (top > 0) {
-    const last = stack[--top]!,
-      first = stack[--top]!;
-    filled += last - first + 1;
-    const row = first - (first % width);
-    for (let side = 0; side < 2; side++) {
-      const d = side === 0 ? -width : width;
-      if (side === 0 ? row === 0 : row + width >= plane) continue;
-      const start = row + d;
-      for (let q = first + d, end = last + d; q <= end; q++) {
-        if (grid[o + q] !== want || mark[q]) continue;
-        let s = q,
-          e = q;
-        while (s > start && grid[o + s - 1] === want && !mark[s - 1]) s--;
-        while (e < start + width - 1 && grid[o + e + 1] === want && !mark[e + 1]) e++;
-        for (let p = s; p <= e; p++) mark[p] = id;
-        stack[top++] = s;
-        stack[top++] = e;
-        q = e + 1;
+function bitRuns(bits: Int32Array, w0: number, words: number, runs: Int32Array, n: number): number {
+  let start = -1;
+  for (let k = 0; k < words; k++) {
+    const word = bits[w0 + k]!,
+      base = k << 5;
+    let pos = 0;
+    while (pos < 32) {
+      const above = pos === 0 ? -1 : -1 << pos;
+      if (start < 0) {
+        const ones = word & above;
+        if (ones === 0) break;
+        pos = lowestBit(ones);
+        start = base + pos;
+      } else {
+        const zeros = ~word & above;
+        if (zeros === 0) break;
+        pos = lowestBit(zeros);
+        runs[n++] = start;
+        runs[n++] = base + pos;
+        start = -1;
       }
     }
   }
-  return filled;
+  if (start >= 0) {
+    runs[n++] = start;
+    runs[n++] = words << 5;
+  }
+  return n;
+}
+
+/** Sets bits [start, end) of the packed row at word `w0`. */
+function setBits(bits: Int32Array, w0: number, start: number, end: number): void {
+  for (let k = start >> 5, last = (end - 1) >> 5; k <= last; k++) {
+    const lo = k === start >> 5 ? start & 31 : 0,
+      hi = k === last ? ((end - 1) & 31) + 1 : 32;
+    bits[w0 + k]! |= (hi === 32 ? -1 : (1 << hi) - 1) & (-1 << lo);
+  }
+}
+
+const work: Int32Array[] = [];
+
+/**
+ * Work buffer `k` of headMasks, at least `length` long, kept between calls (a check builds the masks once per
+ * image, and fresh arrays sized for the worst case would be zeroed and collected each time). Every element
+ * read is written first in the same call.
+ */
+function workInts(k: number, length: number): Int32Array {
+  if (!(work[k] && work[k].length >= length)) work[k] = new Int32Array(length);
+  return work[k];
+}
+
+/** The root of run `r` in a union-find forest, halving the path on the way. */
+function root(parent: Int32Array, r: number): number {
+  while (parent[r] !== r) {
+    parent[r] = parent[parent[r]!]!;
+    r = parent[r]!;
+  }
+  return r;
+}
+
+/**
+ * Joins, in `parent`, every run of one row with the runs of the row above it that share a column with it
+ * (4-neighbours). Runs are [start, end) pairs in `runs`, row y's from `first[y]` to `first[y + 1]` (run
+ * indices).
+ */
+function joinRows(runs: Int32Array, first: Int32Array, height: number, parent: Int32Array): void {
+  for (let y = 1; y < height; y++) {
+    let a = first[y - 1]!;
+    const aEnd = first[y]!;
+    for (let b = first[y]!, bEnd = first[y + 1]!; b < bEnd && a < aEnd;) {
+      if (runs[2 * a]! < runs[2 * b + 1]! && runs[2 * b]! < runs[2 * a + 1]!) {
+        const ra = root(parent, a),
+          rb = root(parent, b);
+        if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+      }
+      // The run that ends first can meet no later run of the other row.
+      if (runs[2 * a + 1]! < runs[2 * b + 1]!) a++;
+      else b++;
+    }
+  }
 }
 
 /**
  * The head of each slice: the object closed by `close` voxels, pieces smaller than 0.5% of the slice
  * dropped (noise above the threshold), and every region the image border cannot reach through
  * non-object voxels filled in. A morphological closing and hole filling, as MRIQC's head mask.
+ * Pieces and the regions between them are found as runs of each row, joined where runs of neighbouring
+ * rows share a column (4-neighbours): a slice holds a few runs a row where it holds hundreds of voxels.
  */
 export function headMasks(object: Uint8Array, width: number, height: number, margin: number): HeadMasks {
   const plane = width * height;
@@ -88,49 +126,180 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
   const packed = packMask(object, width, height);
   const closedBits = morphBits(morphBits(packed, close, false), close, true);
   for (let k = 0; k < packed.bits.length; k++) closedBits.bits[k]! |= packed.bits[k]!;
-  const closed = new Uint8Array(object.length);
-  unpackMask(closedBits, closed);
+  const { words } = packed;
   const head = new Uint8Array(object.length);
-  const stack = new Int32Array(plane + 2 * height + 2);
-  const label = new Int32Array(plane);
-  const sizes = new Int32Array(plane + 1);
-  const kept = new Uint8Array(plane);
+  const headBits: MaskBits = { bits: new Int32Array(packed.bits.length), words, width, height, slices };
+  // A row holds at most width / 2 + 1 runs of either kind.
+  const most = height * ((width >> 1) + 2);
+  const runs = workInts(0, 2 * most),
+    gaps = workInts(1, 2 * most),
+    parent = workInts(2, most),
+    size = workInts(3, most),
+    first = workInts(4, height + 1),
+    gapFirst = workInts(5, height + 1);
+  const outside = workInts(6, most);
   const minPiece = Math.max(4, plane * 0.005);
   let headCount = 0;
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
-    // Connected pieces of the closed object (4-neighbours), sized; the small ones are left out.
-    label.fill(0);
-    let pieces = 0;
-    for (let start = 0; start < plane; start++) {
-      if (!closed[o + start] || label[start]) continue;
-      pieces++;
-      sizes[pieces] = fillRegion(closed, o, 1, width, plane, label, pieces, start, stack);
-    }
-    for (let p = 0; p < plane; p++) kept[p] = label[p] && sizes[label[p]!]! >= minPiece ? 1 : 0;
-    // Fill: what the border reaches through voxels of no kept piece is outside; the rest is head.
-    label.fill(0);
-    const seed = (p: number) => {
-      if (!kept[p] && !label[p]) fillRegion(kept, 0, 0, width, plane, label, 1, p, stack);
-    };
-    for (let x = 0; x < width; x++) {
-      seed(x);
-      seed((height - 1) * width + x);
-    }
+    // The closed object's runs, joined into pieces and sized.
+    let n = 0;
     for (let y = 0; y < height; y++) {
-      seed(y * width);
-      seed(y * width + width - 1);
+      first[y] = n >> 1;
+      n = bitRuns(closedBits.bits, (z * height + y) * words, words, runs, n);
     }
-    for (let p = 0; p < plane; p++) {
-      const inside = label[p] ? 0 : 1;
-      head[o + p] = inside;
-      headCount += inside;
+    const count = (first[height] = n >> 1);
+    for (let r = 0; r < count; r++) parent[r] = r;
+    joinRows(runs, first, height, parent);
+    size.fill(0, 0, count);
+    for (let r = 0; r < count; r++) size[root(parent, r)]! += runs[2 * r + 1]! - runs[2 * r]!;
+    // The gaps between the kept pieces' runs, joined into regions; those touching the border are outside.
+    let g = 0;
+    for (let y = 0; y < height; y++) {
+      gapFirst[y] = g >> 1;
+      let from = 0;
+      for (let r = first[y]!; r < first[y + 1]!; r++) {
+        if (size[root(parent, r)]! < minPiece) continue;
+        if (runs[2 * r]! > from) {
+          gaps[g++] = from;
+          gaps[g++] = runs[2 * r]!;
+        }
+        from = runs[2 * r + 1]!;
+      }
+      if (from < width) {
+        gaps[g++] = from;
+        gaps[g++] = width;
+      }
+    }
+    const gapCount = (gapFirst[height] = g >> 1);
+    for (let r = 0; r < gapCount; r++) parent[r] = r;
+    joinRows(gaps, gapFirst, height, parent);
+    outside.fill(0, 0, gapCount);
+    for (let y = 0; y < height; y++)
+      for (let r = gapFirst[y]!; r < gapFirst[y + 1]!; r++)
+        if (y === 0 || y === height - 1 || gaps[2 * r] === 0 || gaps[2 * r + 1] === width) outside[root(parent, r)] = 1;
+    // The head: each row less its gaps that reach the border.
+    for (let y = 0; y < height; y++) {
+      const row = o + y * width,
+        w0 = (z * height + y) * words;
+      let from = 0;
+      const write = (to: number) => {
+        if (to <= from) return;
+        head.fill(1, row + from, row + to);
+        setBits(headBits.bits, w0, from, to);
+        headCount += to - from;
+      };
+      for (let r = gapFirst[y]!; r < gapFirst[y + 1]!; r++) {
+        if (!outside[root(parent, r)]) continue;
+        write(gaps[2 * r]!);
+        from = gaps[2 * r + 1]!;
+      }
+      write(width);
     }
   }
+  // The air: what the head grown by the margin leaves, written run by run.
+  const grown = morphBits(headBits, margin, false);
   const air = new Uint8Array(object.length);
-  const headBits = packMask(head, width, height);
-  const airCount = unpackMask(morphBits(headBits, margin, false), air, true);
+  let airCount = 0;
+  for (let row = 0, rows = height * slices; row < rows; row++) {
+    const n = bitRuns(grown.bits, row * words, words, runs, 0);
+    let from = 0;
+    for (let k = 0; k <= n; k += 2) {
+      const to = k < n ? runs[k]! : width;
+      if (to > from) {
+        air.fill(1, row * width + from, row * width + to);
+        airCount += to - from;
+      }
+      if (k < n) from = runs[k + 1]!;
+    }
+  }
   return { head, air, airCount, headCount, headBits };
+}
+
+/** Fewest voxels each region of the ghost-to-signal ratio must hold for its mean to mean something. */
+const MIN_REGION = 64;
+
+/** Sums of one axis's ghost-to-signal ratio: the air where the shifted head falls, the rest of the air. */
+interface AirSums {
+  ghostSum: number;
+  ghostN: number;
+  restSum: number;
+  restN: number;
+  /** The ghost's detail regressed on the head's: sum of products, and of the head's squares. */
+  ab: number;
+  bb: number;
+}
+
+/**
+ * The air sums along x and y (each when asked for) in one walk over the air: each air voxel i is paired with
+ * the voxel half the field of view on from it along each axis (wrapping round), j. Voxels are visited in
+ * order, so each axis's sums add up in the same order as a walk along that axis alone would add them.
+ */
+function airSums(
+  values: Float32Array,
+  detail: Float32Array,
+  masks: HeadMasks,
+  width: number,
+  height: number,
+  alongX: boolean,
+  alongY: boolean,
+): { x: AirSums; y: AirSums } {
+  const { air, head } = masks;
+  const plane = width * height;
+  const hx = width >> 1,
+    hy = height >> 1;
+  let xg = 0,
+    xgn = 0,
+    xr = 0,
+    xrn = 0,
+    xab = 0,
+    xbb = 0,
+    yg = 0,
+    ygn = 0,
+    yr = 0,
+    yrn = 0,
+    yab = 0,
+    ybb = 0;
+  for (let o = 0; o + plane <= values.length; o += plane)
+    for (let y = 0; y < height; y++) {
+      const row = o + y * width,
+        // j - i along y; along x, j - i is hx, less the width where the shift wraps round.
+        dy = (((y + hy) % height) - y) * width;
+      for (let x = 0; x < width; x++) {
+        const i = row + x;
+        if (!air[i]) continue;
+        const v = values[i]!,
+          d = detail[i]!;
+        if (alongX) {
+          const j = x < width - hx ? i + hx : i + hx - width;
+          if (head[j]) {
+            xg += v;
+            xgn++;
+            xab += d * detail[j]!;
+            xbb += detail[j]! * detail[j]!;
+          } else {
+            xr += v;
+            xrn++;
+          }
+        }
+        if (alongY) {
+          const j = i + dy;
+          if (head[j]) {
+            yg += v;
+            ygn++;
+            yab += d * detail[j]!;
+            ybb += detail[j]! * detail[j]!;
+          } else {
+            yr += v;
+            yrn++;
+          }
+        }
+      }
+    }
+  return {
+    x: { ghostSum: xg, ghostN: xgn, restSum: xr, restN: xrn, ab: xab, bb: xbb },
+    y: { ghostSum: yg, ghostN: ygn, restSum: yr, restN: yrn, ab: yab, bb: ybb },
+  };
 }
 
 /**
@@ -186,9 +355,6 @@ function headCorrelation(
   return pairs >= 256 && aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : undefined;
 }
 
-/** Fewest voxels each region of the ghost-to-signal ratio must hold for its mean to mean something. */
-const MIN_REGION = 64;
-
 /**
  * The ghost along one axis, as a fraction of the signal. Where there is air to see it in, MRIQC's
  * ghost-to-signal ratio (the air where the head, shifted by half the field of view, would fall, against the
@@ -202,6 +368,7 @@ const MIN_REGION = 64;
  * shifts a few voxels either side give is taken off. Undefined when neither has enough voxels.
  */
 function ghostAlong(
+  sums: AirSums,
   values: Float32Array,
   detail: Float32Array,
   masks: HeadMasks,
@@ -210,31 +377,7 @@ function ghostAlong(
   height: number,
   signal: number,
 ): number | undefined {
-  let ghostSum = 0,
-    ghostN = 0,
-    restSum = 0,
-    restN = 0,
-    ab = 0,
-    bb = 0;
-  const plane = width * height;
-  const runs = shiftedRuns(axis, width, height, (axis === 'x' ? width : height) >> 1);
-  for (let o = 0; o + plane <= values.length; o += plane)
-    for (let k = 0; k < runs.length; k += 3) {
-      const di = runs[k]! - runs[k + 1]!;
-      for (let j = o + runs[k + 1]!, end = j + runs[k + 2]!; j < end; j++) {
-        const i = j + di;
-        if (!masks.air[i]) continue;
-        if (!masks.head[j]) {
-          restSum += values[i]!;
-          restN++;
-          continue;
-        }
-        ghostSum += values[i]!;
-        ghostN++;
-        ab += detail[i]! * detail[j]!;
-        bb += detail[j]! * detail[j]!;
-      }
-    }
+  const { ghostSum, ghostN, restSum, restN, ab, bb } = sums;
   const enough = Math.max(MIN_REGION, values.length * 0.01);
   if (ghostN >= enough && restN >= enough) {
     // Signed, as MRIQC's: a clean image scatters about 0, so a cohort of clean images has a spread to compare with.
@@ -269,11 +412,13 @@ export function ghosting(
   if (!(signal > 0)) return undefined;
   // Detail: the image smoothed at sigma 1 (noise) less a wider smoothing (the head's overall shape), once for both axes.
   const fine = smoothedOnce(values, width, height);
-  const detail = binomialSmooth(fine, width, height);
+  const detail = binomialSmooth(fine, width, height, undefined, scratchFloat32('ghost-detail', values.length));
   for (let i = 0; i < detail.length; i++) detail[i] = fine[i]! - detail[i]!;
+  const axes = phase ? [phase] : (['x', 'y'] as const);
+  const sums = airSums(values, detail, masks, width, height, axes.includes('x'), axes.includes('y'));
   let worst: number | undefined;
-  for (const axis of phase ? [phase] : (['x', 'y'] as const)) {
-    const g = ghostAlong(values, detail, masks, axis, width, height, signal);
+  for (const axis of axes) {
+    const g = ghostAlong(sums[axis], values, detail, masks, axis, width, height, signal);
     if (g !== undefined) worst = Math.max(worst ?? -Infinity, g);
   }
   return worst;
