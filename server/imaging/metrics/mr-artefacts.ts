@@ -183,18 +183,17 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
       const row = o + y * width,
         w0 = (z * height + y) * words;
       let from = 0;
-      const write = (to: number) => {
-        if (to <= from) return;
-        head.fill(1, row + from, row + to);
-        setBits(headBits.bits, w0, from, to);
-        headCount += to - from;
-      };
-      for (let r = gapFirst[y]!; r < gapFirst[y + 1]!; r++) {
-        if (!outside[root(parent, r)]) continue;
-        write(gaps[2 * r]!);
-        from = gaps[2 * r + 1]!;
+      for (let r = gapFirst[y]!, end = gapFirst[y + 1]!; r <= end; r++) {
+        // Each outside gap ends the head's run before it; the row's end ends the last.
+        if (r < end && !outside[root(parent, r)]) continue;
+        const to = r < end ? gaps[2 * r]! : width;
+        if (to > from) {
+          head.fill(1, row + from, row + to);
+          setBits(headBits.bits, w0, from, to);
+          headCount += to - from;
+        }
+        if (r < end) from = gaps[2 * r + 1]!;
       }
-      write(width);
     }
   }
   // The air: what the head grown by the margin leaves, written run by run.
@@ -233,11 +232,14 @@ interface AirSums {
 /**
  * The air sums along x and y (each when asked for) in one walk over the air: each air voxel i is paired with
  * the voxel half the field of view on from it along each axis (wrapping round), j. Voxels are visited in
- * order, so each axis's sums add up in the same order as a walk along that axis alone would add them.
+ * order, so each axis's sums add up in the same order as a walk along that axis alone would add them. The
+ * detail (`fine` less `coarse`, in single precision as an image of it holds) is worked out only at the pairs
+ * that use it.
  */
 function airSums(
   values: Float32Array,
-  detail: Float32Array,
+  fine: Float32Array,
+  coarse: Float32Array,
   masks: HeadMasks,
   width: number,
   height: number,
@@ -268,15 +270,16 @@ function airSums(
       for (let x = 0; x < width; x++) {
         const i = row + x;
         if (!air[i]) continue;
-        const v = values[i]!,
-          d = detail[i]!;
+        const v = values[i]!;
         if (alongX) {
           const j = x < width - hx ? i + hx : i + hx - width;
           if (head[j]) {
+            const d = Math.fround(fine[i]! - coarse[i]!),
+              e = Math.fround(fine[j]! - coarse[j]!);
             xg += v;
             xgn++;
-            xab += d * detail[j]!;
-            xbb += detail[j]! * detail[j]!;
+            xab += d * e;
+            xbb += e * e;
           } else {
             xr += v;
             xrn++;
@@ -285,10 +288,12 @@ function airSums(
         if (alongY) {
           const j = i + dy;
           if (head[j]) {
+            const d = Math.fround(fine[i]! - coarse[i]!),
+              e = Math.fround(fine[j]! - coarse[j]!);
             yg += v;
             ygn++;
-            yab += d * detail[j]!;
-            ybb += detail[j]! * detail[j]!;
+            yab += d * e;
+            ybb += e * e;
           } else {
             yr += v;
             yrn++;
@@ -370,7 +375,7 @@ function headCorrelation(
 function ghostAlong(
   sums: AirSums,
   values: Float32Array,
-  detail: Float32Array,
+  detail: () => Float32Array,
   masks: HeadMasks,
   axis: PhaseAxis,
   width: number,
@@ -386,10 +391,10 @@ function ghostAlong(
   }
   const n = axis === 'x' ? width : height;
   const half = n >> 1;
-  const rho = headCorrelation(detail, masks.head, axis, width, height, half);
+  const rho = headCorrelation(detail(), masks.head, axis, width, height, half);
   if (rho === undefined) return undefined;
   const near = [-5, -4, 4, 5]
-    .map((d) => headCorrelation(detail, masks.head, axis, width, height, (half + d + n) % n))
+    .map((d) => headCorrelation(detail(), masks.head, axis, width, height, (half + d + n) % n))
     .filter((r): r is number => r !== undefined);
   const excess = Math.max(-1, Math.min(1, rho - (near.length ? near.reduce((a, b) => a + b, 0) / near.length : 0)));
   // Signed like the ratio in the air; 0 for no excess at all.
@@ -412,13 +417,21 @@ export function ghosting(
   if (!(signal > 0)) return undefined;
   // Detail: the image smoothed at sigma 1 (noise) less a wider smoothing (the head's overall shape), once for both axes.
   const fine = smoothedOnce(values, width, height);
-  const detail = binomialSmooth(fine, width, height, undefined, scratchFloat32('ghost-detail', values.length));
-  for (let i = 0; i < detail.length; i++) detail[i] = fine[i]! - detail[i]!;
+  const coarse = binomialSmooth(fine, width, height, undefined, scratchFloat32('ghost-detail', values.length));
   const axes = phase ? [phase] : (['x', 'y'] as const);
-  const sums = airSums(values, detail, masks, width, height, axes.includes('x'), axes.includes('y'));
+  const sums = airSums(values, fine, coarse, masks, width, height, axes.includes('x'), axes.includes('y'));
+  // The whole detail image only where the head leaves too little air: written over the wider smoothing, once.
+  let detail: Float32Array | undefined;
+  const whole = () => {
+    if (!detail) {
+      detail = coarse;
+      for (let i = 0; i < detail.length; i++) detail[i] = fine[i]! - detail[i]!;
+    }
+    return detail;
+  };
   let worst: number | undefined;
   for (const axis of axes) {
-    const g = ghostAlong(sums[axis], values, detail, masks, axis, width, height, signal);
+    const g = ghostAlong(sums[axis], values, whole, masks, axis, width, height, signal);
     if (g !== undefined) worst = Math.max(worst ?? -Infinity, g);
   }
   return worst;
