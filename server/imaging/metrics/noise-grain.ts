@@ -51,9 +51,17 @@ const CAPPED_RATIO = ratioOfGrain(10);
  * already smooth little. Read over the voxels of `mask`, capped at 10. Undefined when the image holds no
  * noise to read beyond the rounding of its values to their stored step (a flat image, an empty mask, or one
  * smoothed until its finest noise is under a step): the grain of such an image cannot be told.
+ * `smallestStep`, when the caller's own pass over the mask found it, is the smallest non-zero difference
+ * between neighbours along x within the mask (Infinity for none).
  */
-export function noiseGrain(values: Float32Array, width: number, height: number, mask: Uint8Array): number | undefined {
-  const step = quantisationStep(values, width, mask);
+export function noiseGrain(
+  values: Float32Array,
+  width: number,
+  height: number,
+  mask: Uint8Array,
+  smallestStep?: number,
+): number | undefined {
+  const step = quantisationStep(values, width, mask, smallestStep ?? smallestDifference(values, width, mask));
   // Rounding to the stored step adds white noise of variance step² / 12 to both estimates (the smoothing
   // keeps ratioOfGrain(0) of it): it is taken out, so that it is not read as a fine grain.
   const rounding = (step * step) / 12;
@@ -75,13 +83,9 @@ export function noiseGrain(values: Float32Array, width: number, height: number, 
   return (lo + hi) / 2;
 }
 
-/**
- * The step the values are stored in: the smallest non-zero difference between neighbours along x within
- * `mask` (1 for counts, the rescale slope for scaled integers); 0 for values that are not on a step (floats).
- */
-function quantisationStep(values: Float32Array, width: number, mask: Uint8Array): number {
+/** The smallest non-zero difference between neighbours along x within `mask` (Infinity for none). */
+function smallestDifference(values: Float32Array, width: number, mask: Uint8Array): number {
   let step = Infinity;
-  let steps = 0;
   // Row by row: neighbours within a row, found without a remainder per voxel.
   for (let row = 0; row < values.length; row += width)
     for (let i = row + 1, end = Math.min(values.length, row + width); i < end; i++) {
@@ -89,7 +93,17 @@ function quantisationStep(values: Float32Array, width: number, mask: Uint8Array)
       const d = Math.abs(values[i]! - values[i - 1]!);
       if (d > 0 && d < step) step = d;
     }
+  return step;
+}
+
+/**
+ * The step the values are stored in: the smallest non-zero difference between neighbours along x within
+ * `mask` (`step`; 1 for counts, the rescale slope for scaled integers), when the differences are whole
+ * multiples of it; 0 for values that are not on a step (floats).
+ */
+function quantisationStep(values: Float32Array, width: number, mask: Uint8Array, step: number): number {
   if (!Number.isFinite(step)) return 0;
+  let steps = 0;
   // Values on a step differ by whole multiples of it; floats do not.
   for (let row = 0; row < values.length && steps < 1000; row += width)
     for (let i = row + 1, end = Math.min(values.length, row + width); i < end && steps < 1000; i++) {

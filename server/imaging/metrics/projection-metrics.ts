@@ -671,16 +671,29 @@ export function nuclearMeasures(c: MeasureContext): Measures {
   const copy = scratchFloat32('uptake-order', values.length);
   copy.set(values);
   const top = copy.length ? orderStatistics(copy, Math.floor(copy.length * 0.995), false)[0] : 0;
-  // A work buffer: the body is read only while the measures are taken. Its pile-up is tallied as it is marked.
+  // A work buffer: the body is read only while the measures are taken. As it is marked, row by row, its
+  // pile-up is tallied and the smallest non-zero step between neighbours along x within it found (the grain's
+  // quantisation step).
   const object = workBytes('uptake', values.length).fill(0);
   const hottest: PileUpTally = { n: 0, min: Infinity, max: -Infinity, atMax: 0 };
+  let smallestStep = Infinity;
   if (top > 0) {
     const cut = top * 0.1;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i]!;
-      if (!(v > cut)) continue;
-      object[i] = 1;
-      tally(hottest, v);
+    for (let row = 0; row < values.length; row += width) {
+      // The previous voxel's value when it is in the body, else NaN (whose differences compare false).
+      let previous = NaN;
+      for (let i = row, end = Math.min(values.length, row + width); i < end; i++) {
+        const v = values[i]!;
+        if (!(v > cut)) {
+          previous = NaN;
+          continue;
+        }
+        object[i] = 1;
+        tally(hottest, v);
+        const d = Math.abs(v - previous);
+        if (d > 0 && d < smallestStep) smallestStep = d;
+        previous = v;
+      }
     }
   }
   const blocks = blockStats(values, width, height, 6, object);
@@ -692,7 +705,7 @@ export function nuclearMeasures(c: MeasureContext): Measures {
   // reconstruction's is as wide as its filter, however smooth or sharp the anatomy: blur added after
   // acquisition widens the grain as it widens the edges. A planar frame's edges are wide by nature (the
   // collimator's resolution falls with depth) and a 3 px blur barely shows in them; it shows in the grain.
-  const grain = noiseGrain(values, width, height, object);
+  const grain = noiseGrain(values, width, height, object, smallestStep);
   const cv = ratios.length ? quantile(ratios, 50) : 0;
   return {
     counts_cv: cv,
