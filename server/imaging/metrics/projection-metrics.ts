@@ -11,7 +11,7 @@ import {
 } from './image-stats.ts';
 import { histogram, otsuThreshold } from './histogram.ts';
 import { noiseGrain } from './noise-grain.ts';
-import { scratchFloat32 } from './scratch.ts';
+import { scratchFloat32, scratchInt32, scratchUint8 } from './scratch.ts';
 
 /** The stored range to normalise against: the type's, or the image's own when the type is unbounded. */
 function rangeOf(c: MeasureContext): [number, number] {
@@ -24,24 +24,6 @@ function rangeOf(c: MeasureContext): [number, number] {
     if (v > max) max = v;
   }
   return [min, max > min ? max : min + 1];
-}
-
-/**
- * Work buffers kept between checks, by name (contents unspecified): a radiograph's check needs several
- * voxel-sized masks and stacks that do not outlive it, and fresh ones cost a zeroing pass and the garbage
- * collector's time.
- */
-const bytes = new Map<string, Uint8Array>();
-const ints = new Map<string, Int32Array>();
-function workBytes(name: string, length: number): Uint8Array {
-  let buffer = bytes.get(name);
-  if (!buffer || buffer.length < length) bytes.set(name, (buffer = new Uint8Array(length)));
-  return buffer.subarray(0, length);
-}
-function workInts(name: string, length: number): Int32Array {
-  let buffer = ints.get(name);
-  if (!buffer || buffer.length < length) ints.set(name, (buffer = new Int32Array(length)));
-  return buffer.subarray(0, length);
 }
 
 /** The smallest and largest of a radiograph's values, and how many hold the largest. */
@@ -77,7 +59,7 @@ function extentOf(values: Float32Array): ImageExtent {
 function markBorderConnected(cells: Uint8Array, width: number, height: number): number {
   const plane = width * height;
   if (plane === 0) return 0;
-  const stack = workInts('border-stack', plane);
+  const stack = scratchInt32('projection-border-stack', plane);
   let marked = 0;
   for (let o = 0; o + plane <= cells.length; o += plane) {
     let top = 0;
@@ -225,7 +207,7 @@ function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
   const blocks = fieldBlocks(values, width, height);
   const typical = quantile(blocks.sd, 50);
   // A work buffer: the mask is read only while the radiograph's measures are taken.
-  const mask = workBytes('field', values.length).fill(0);
+  const mask = scratchUint8('radiograph-field', values.length).fill(0);
   const bx = Math.floor(width / 8),
     by = Math.floor(height / 8);
   // The field's size and extent, from its blocks': leaveOutDarkSurround needs them, and a pass over the
@@ -332,7 +314,7 @@ function saturatedInside(
   // Top-valued voxels reached from the border through others like them are a shutter, not anatomy; with
   // none on the border there is nothing to reach.
   if (!onBorder(values, width, height, top)) return count / values.length;
-  const at = workBytes('saturated', values.length);
+  const at = scratchUint8('radiograph-saturated', values.length);
   for (let i = 0; i < values.length; i++) at[i] = values[i]! >= top ? 1 : 0;
   return (count - markBorderConnected(at, width, height)) / values.length;
 }
@@ -430,9 +412,9 @@ function radiographEdgeWidth(c: MeasureContext, field: Uint8Array): number {
   const crop = c.fullResolution();
   const plane = crop.width * crop.height,
     gridPlane = c.width * c.height;
-  const mask = workBytes('window-field', crop.values.length);
+  const mask = scratchUint8('radiograph-window-field', crop.values.length);
   // The grid column of each of the window's columns, worked out once for all rows.
-  const column = workInts('window-column', crop.width);
+  const column = scratchInt32('radiograph-window-column', crop.width);
   for (let x = 0; x < crop.width; x++) column[x] = Math.min(c.width - 1, Math.floor((crop.x0 + x) / c.stride));
   let inside = 0;
   for (let o = 0, k = 0; o < crop.values.length; o += plane, k++) {
@@ -477,7 +459,7 @@ function maskedPercentiles(values: Float32Array, mask: Uint8Array, ps: number[],
   // The image's extent bounds the field's, so the counts are taken in the pass that finds whether the field
   // holds whole numbers only, from the image's whole floor; a fraction sends the values to the two passes.
   const base = Math.floor(low);
-  const counts = workInts('percentile-counts', Math.floor(high) - base + 1).fill(0);
+  const counts = scratchInt32('radiograph-percentile-counts', Math.floor(high) - base + 1).fill(0);
   let n = 0,
     min = Infinity;
   for (let i = 0; i < values.length; i++) {
@@ -537,7 +519,7 @@ function percentilesInTwoPasses(values: Float32Array, mask: Uint8Array, ps: numb
     // Selection reorders the field's values, which leaves every later percentile of them the same.
     return ps.map((p) => quantileInPlace(field, p));
   }
-  const counts = workInts('percentile-counts', max - min + 1).fill(0);
+  const counts = scratchInt32('radiograph-percentile-counts', max - min + 1).fill(0);
   for (let i = 0; i < values.length; i++) if (mask[i] === 1) counts[values[i]! - min]!++;
   return percentilesOfCounts(counts, min, 0, n, ps);
 }
@@ -609,7 +591,7 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
   const [low, high] = rangeOf(c);
   const span = high - low;
   // A work buffer: the sector is read only while the measures are taken.
-  const sector = workBytes('sector', values.length).fill(0);
+  const sector = scratchUint8('ultrasound-sector', values.length).fill(0);
   const blocks = blockStats(values, width, height, 8);
   const bx = Math.floor(width / 8),
     by = Math.floor(height / 8);
@@ -668,13 +650,13 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
 export function nuclearMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   // The body, not only the hottest organs Otsu would pick: a tenth of the near-maximum uptake.
-  const copy = scratchFloat32('uptake-order', values.length);
+  const copy = scratchFloat32('nm-uptake-order', values.length);
   copy.set(values);
   const top = copy.length ? orderStatistics(copy, Math.floor(copy.length * 0.995), false)[0] : 0;
   // A work buffer: the body is read only while the measures are taken. As it is marked, row by row, its
   // pile-up is tallied and the smallest non-zero step between neighbours along x within it found (the grain's
   // quantisation step).
-  const object = workBytes('uptake', values.length).fill(0);
+  const object = scratchUint8('nm-body', values.length).fill(0);
   const hottest: PileUpTally = { n: 0, min: Infinity, max: -Infinity, atMax: 0 };
   let smallestStep = Infinity;
   if (top > 0) {
