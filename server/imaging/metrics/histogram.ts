@@ -25,10 +25,38 @@ export function histogram(values: Float32Array, mask?: Uint8Array, bins = BINS, 
       total++;
     }
   } else {
-    for (let i = 0; i < values.length; i++) counts[((values[i]! - min) * scale + 0.5) | 0]!++;
-    total = values.length;
+    // Even and odd voxels count into two sets of bins, added up at the end: neighbours often share a bin,
+    // and one set would make each count wait for the one before it to be stored.
+    const odd = countBuffer(bins);
+    const n = values.length;
+    for (let i = 0; i + 1 < n; i += 2) {
+      counts[((values[i]! - min) * scale + 0.5) | 0]!++;
+      odd[((values[i + 1]! - min) * scale + 0.5) | 0]!++;
+    }
+    if (n & 1) counts[((values[n - 1]! - min) * scale + 0.5) | 0]!++;
+    addCounts(counts, odd);
+    total = n;
   }
   return { min, max, counts, total };
+}
+
+let oddCounts = new Uint32Array(0);
+
+/**
+ * A zeroed set of `bins` counts for the odd voxels of a two-set count, kept between calls (addCounts leaves
+ * it zeroed again).
+ */
+export function countBuffer(bins: number): Uint32Array {
+  if (oddCounts.length < bins) oddCounts = new Uint32Array(bins);
+  return oddCounts.subarray(0, bins);
+}
+
+/** Adds the counts of `odd` to `counts` and zeroes `odd`, for its next use. */
+export function addCounts(counts: Uint32Array, odd: Uint32Array): void {
+  for (let b = 0; b < counts.length; b++) {
+    counts[b]! += odd[b]!;
+    odd[b] = 0;
+  }
 }
 
 /**
@@ -85,7 +113,10 @@ export function otsuThreshold(h: Histogram): number {
     sumLow = 0,
     best = -1,
     cut = 0;
+  // An empty bin leaves both classes as they were, so its variance is the bin before's (not larger than the
+  // best) or it has an empty class like the bin before: it is skipped, with the same cut.
   for (let b = 0; b < h.counts.length - 1; b++) {
+    if (h.counts[b] === 0) continue;
     weightLow += h.counts[b]!;
     sumLow += b * h.counts[b]!;
     const weightHigh = h.total - weightLow;

@@ -69,10 +69,48 @@ export function backgroundNoiseOf(
 
 /** The Gaussian estimate from `picked` (overwritten): 1.4826 MAD about the median, or the SD without spread. */
 function gaussianNoise(picked: Float32Array, m: { sd: number; mean: number }) {
+  const counted = integerMedianAndMad(picked);
+  if (counted)
+    return { sigma: counted.mad > 0 ? counted.mad * 1.4826 : m.sd, model: 'gaussian' as const, mean: m.mean };
   const median = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;
   for (let i = 0; i < picked.length; i++) picked[i] = Math.abs(picked[i]! - median);
   const mad = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;
   return { sigma: mad > 0 ? mad * 1.4826 : m.sd, model: 'gaussian' as const, mean: m.mean };
+}
+
+/** Fewest values for which counting beats selecting. */
+const COUNTED_FROM = 1024;
+
+/**
+ * The value of rank n >> 1 of `values` and of their distances from it, as the two selections give them,
+ * by counting, where the values are integers spanning at most four times their number (counts, stored
+ * integers: most backgrounds): one pass counts the values, the distances' counts follow from those, and a
+ * walk over each finds the rank. Undefined otherwise (or for few values), for the selections to do.
+ */
+function integerMedianAndMad(values: Float32Array): { median: number; mad: number } | undefined {
+  const n = values.length;
+  if (n < COUNTED_FROM) return undefined;
+  let min = Infinity,
+    max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (Math.floor(v) !== v) return undefined;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (max - min > 4 * n) return undefined;
+  const counts = new Int32Array(max - min + 1);
+  for (let i = 0; i < n; i++) counts[values[i]! - min]!++;
+  const rank = n >> 1;
+  let at = 0;
+  for (let seen = counts[0]!; seen <= rank; seen += counts[++at]!);
+  const median = min + at;
+  // Distances from the median: the counts of median - d and median + d (once for d = 0).
+  const distances = new Int32Array(Math.max(at, counts.length - 1 - at) + 1);
+  for (let b = 0; b < counts.length; b++) distances[Math.abs(b - at)]! += counts[b]!;
+  let d = 0;
+  for (let seen = distances[0]!; seen <= rank; seen += distances[++d]!);
+  return { median, mad: d };
 }
 
 /**

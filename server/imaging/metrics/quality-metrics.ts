@@ -7,7 +7,16 @@ import { histologyMeasures } from './histology-metrics.ts';
 import { modalityFamily, type ModalityFamily } from './modality.ts';
 import { mrMeasures, type MrGiven } from './mr-metrics.ts';
 import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
-import { binScale, histogram, momentsOfSums, otsuThreshold, percentile, type Histogram } from './histogram.ts';
+import {
+  addCounts,
+  binScale,
+  countBuffer,
+  histogram,
+  momentsOfSums,
+  otsuThreshold,
+  percentile,
+  type Histogram,
+} from './histogram.ts';
 import { dilateBits, luminance } from './mask.ts';
 import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
 import { finiteMeasurementGrid, gridStride } from './measurement-grid.ts';
@@ -92,16 +101,32 @@ function energyRatio(
   if (high >= low) {
     const bgScale = binScale(low, high, bins),
       fgScale = binScale(0, top, bins);
-    for (let i = 0; i < background.length; i++) {
-      const v = background[i]!;
-      const m = plain ? v : Math.fround(Math.abs(v - offset));
+    // Even and odd values count into two sets of bins (see histogram).
+    const odd = countBuffer(bins);
+    const nb = background.length,
+      nf = foreground.length;
+    for (let i = 0; i + 1 < nb; i += 2) {
+      const m0 = plain ? background[i]! : Math.fround(Math.abs(background[i]! - offset)),
+        m1 = plain ? background[i + 1]! : Math.fround(Math.abs(background[i + 1]! - offset));
+      bgCounts[((m0 - low) * bgScale + 0.5) | 0]!++;
+      odd[((m1 - low) * bgScale + 0.5) | 0]!++;
+    }
+    if (nb & 1) {
+      const m = plain ? background[nb - 1]! : Math.fround(Math.abs(background[nb - 1]! - offset));
       bgCounts[((m - low) * bgScale + 0.5) | 0]!++;
     }
-    for (let i = 0; i < foreground.length; i++) {
-      const v = foreground[i]!;
-      const m = plain ? v : Math.fround(Math.abs(v - offset));
+    addCounts(bgCounts, odd);
+    for (let i = 0; i + 1 < nf; i += 2) {
+      const m0 = plain ? foreground[i]! : Math.fround(Math.abs(foreground[i]! - offset)),
+        m1 = plain ? foreground[i + 1]! : Math.fround(Math.abs(foreground[i + 1]! - offset));
+      fgCounts[(m0 * fgScale + 0.5) | 0]!++;
+      odd[(m1 * fgScale + 0.5) | 0]!++;
+    }
+    if (nf & 1) {
+      const m = plain ? foreground[nf - 1]! : Math.fround(Math.abs(foreground[nf - 1]! - offset));
       fgCounts[(m * fgScale + 0.5) | 0]!++;
     }
+    addCounts(fgCounts, odd);
     bgTotal = background.length;
     fgTotal = foreground.length;
   }
