@@ -1,7 +1,8 @@
 import type { MeasureContext, Measures } from './context.ts';
+import { integerMedian } from './histogram.ts';
 import { edgeWidth, quantileInPlace } from './image-stats.ts';
 import { type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
-import { scratchFloat32, scratchInt32 } from './scratch.ts';
+import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';
 import { metalStreaks } from './ct-metal.ts';
 import { smoothedOnce } from './sharpness.ts';
 
@@ -90,8 +91,10 @@ export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: Mas
   const plane = width * height;
   const slices = residual.length / plane;
   const { diag, ring, line: lineBins } = binGeometry(width, height);
-  const lineSum = new Float64Array(ANGLES * diag * SEGMENTS);
-  const lineN = new Uint32Array(lineSum.length);
+  // The bins' sums and counts, kept between calls: a megabyte that a fresh array would zero all the same and
+  // then leave to the garbage collector.
+  const lineSum = scratchFloat64('ct-line-sums', ANGLES * diag * SEGMENTS).fill(0);
+  const lineN = scratchInt32('ct-line-counts', lineSum.length).fill(0);
   const ringSum = new Float64Array(diag * 16);
   const ringN = new Uint32Array(ringSum.length);
   // Four slices at most: the line sums cost 36 passes per voxel.
@@ -167,7 +170,7 @@ export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: Mas
  * gives), and the score the mean of the three largest amplitudes, kept as they come instead of an array of
  * every line's: the same sum of the same three numbers.
  */
-function streakScore(sum: Float64Array, n: Uint32Array): number {
+function streakScore(sum: Float64Array, n: Int32Array): number {
   const z = new Float64Array(SEGMENTS);
   let first = -Infinity,
     second = -Infinity,
@@ -276,6 +279,7 @@ export function ctMeasures(c: MeasureContext): Measures {
     max = -Infinity;
   const bx = Math.floor(width / BLOCK),
     by = Math.floor(height / BLOCK);
+  const blocksEnd = bx * BLOCK;
   const blockSum = new Float64Array(bx),
     blockSq = new Float64Array(bx),
     blockSoft = new Int32Array(bx),
@@ -295,7 +299,9 @@ export function ctMeasures(c: MeasureContext): Measures {
       let soft = 0,
         body = 0,
         notSoft = 0,
-        notAir = 0;
+        notAir = 0,
+        rowSum = 0,
+        rowSq = 0;
       for (let x = 0, i = z * plane + y * width; x < width; x++, i++) {
         const v = smooth[i]!,
           raw = values[i]!;
@@ -326,12 +332,22 @@ export function ctMeasures(c: MeasureContext): Measures {
         // Homogeneous air, for the rings that run through the air around the body.
         if (!(isAir && v <= -700 && raw > -1150 && raw < -650)) notAir |= bit;
         clamped[i] = Math.max(-1000, Math.min(1000, raw));
-        if (inBlocks && x < bx * BLOCK) {
+        if (inBlocks && x < blocksEnd) {
+          // A block's row of voxels is added in registers, from and back to its running sums: the same
+          // additions in the same order, without each waiting for the one before it to reach memory.
           const b = (x / BLOCK) | 0;
-          blockSum[b]! += raw;
-          blockSq[b]! += raw * raw;
+          if (x % BLOCK === 0) {
+            rowSum = blockSum[b]!;
+            rowSq = blockSq[b]!;
+          }
+          rowSum += raw;
+          rowSq += raw * raw;
           if (isSoft) blockSoft[b]!++;
           if (isAir) blockAir[b]!++;
+          if (x % BLOCK === BLOCK - 1) {
+            blockSum[b] = rowSum;
+            blockSq[b] = rowSq;
+          }
         }
         if ((x & 31) === 31 || x === width - 1) {
           const k = w0 + (x >> 5);
@@ -361,8 +377,11 @@ export function ctMeasures(c: MeasureContext): Measures {
         : 0;
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
   const airHu = airN ? quantileInPlace(classes.subarray(n - airN), 10) : -1000;
-  const softHu = softN ? quantileInPlace(classes.subarray(0, softN), 50) : 40;
-  const fatHu = quantileInPlace(fatValues.subarray(0, fatN), 50);
+  // Soft tissue's and fat's values are raw Hounsfield units, whole numbers on nearly every scan: counted.
+  const softValues = classes.subarray(0, softN),
+    fat = fatValues.subarray(0, fatN);
+  const softHu = softN ? (integerMedian(softValues) ?? quantileInPlace(softValues, 50)) : 40;
+  const fatHu = integerMedian(fat) ?? quantileInPlace(fat, 50);
   // Calibration error in HU: how far air is from -1000 and soft tissue from the 0–60 band.
   // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -850 is fine.
   const huError = Math.max(
