@@ -11,24 +11,51 @@ function gaussian(sigma: number): Float64Array {
   return w;
 }
 
-/** `grid` (nx × ny) convolved with `w` along x then y, zero outside (normalised convolution divides it out). */
-function smooth(grid: Float64Array, nx: number, ny: number, w: Float64Array): Float64Array {
+/**
+ * `level` and `weight` (nx × ny, `level` 0 wherever `weight` is) each convolved with `w` along x then y, zero
+ * outside (normalised convolution divides it out): both in the same loops, each summed in the order a
+ * convolution of it alone would add, so the same to the bit. A row without weight stays 0, as its sums would.
+ */
+function smoothPair(
+  level: Float64Array,
+  weight: Float64Array,
+  nx: number,
+  ny: number,
+  w: Float64Array,
+): [Float64Array, Float64Array] {
   const r = (w.length - 1) / 2;
-  const across = new Float64Array(grid.length);
+  const levelAcross = new Float64Array(level.length),
+    weightAcross = new Float64Array(weight.length);
+  for (let y = 0; y < ny; y++) {
+    const row = y * nx;
+    let any = false;
+    for (let x = 0; x < nx; x++) any ||= weight[row + x]! !== 0;
+    if (!any) continue;
+    for (let x = 0; x < nx; x++) {
+      let s = 0,
+        c = 0;
+      for (let k = Math.max(-r, -x), end = Math.min(r, nx - 1 - x); k <= end; k++) {
+        s += w[k + r]! * level[row + x + k]!;
+        c += w[k + r]! * weight[row + x + k]!;
+      }
+      levelAcross[row + x] = s;
+      weightAcross[row + x] = c;
+    }
+  }
+  const levelOut = new Float64Array(level.length),
+    weightOut = new Float64Array(weight.length);
   for (let y = 0; y < ny; y++)
     for (let x = 0; x < nx; x++) {
-      let s = 0;
-      for (let k = Math.max(-r, -x); k <= Math.min(r, nx - 1 - x); k++) s += w[k + r]! * grid[y * nx + x + k]!;
-      across[y * nx + x] = s;
+      let s = 0,
+        c = 0;
+      for (let k = Math.max(-r, -y), end = Math.min(r, ny - 1 - y); k <= end; k++) {
+        s += w[k + r]! * levelAcross[(y + k) * nx + x]!;
+        c += w[k + r]! * weightAcross[(y + k) * nx + x]!;
+      }
+      levelOut[y * nx + x] = s;
+      weightOut[y * nx + x] = c;
     }
-  const out = new Float64Array(grid.length);
-  for (let y = 0; y < ny; y++)
-    for (let x = 0; x < nx; x++) {
-      let s = 0;
-      for (let k = Math.max(-r, -y); k <= Math.min(r, ny - 1 - y); k++) s += w[k + r]! * across[(y + k) * nx + x]!;
-      out[y * nx + x] = s;
-    }
-  return out;
+  return [levelOut, weightOut];
 }
 
 /**
@@ -61,18 +88,25 @@ export function biasFieldSpread(
     const level = new Float64Array(nx * ny),
       weight = new Float64Array(nx * ny);
     const inBlock = new Float64Array(BLOCK * BLOCK);
+    // The first n of inBlock, for every n, made once rather than once a block.
+    const firsts = Array.from({ length: BLOCK * BLOCK + 1 }, (_, n) => inBlock.subarray(0, n));
     for (let by = 0; by < ny; by++)
       for (let bx = 0; bx < nx; bx++) {
         let n = 0;
-        for (let y = by * BLOCK; y < Math.min(height, (by + 1) * BLOCK); y++)
-          for (let x = bx * BLOCK; x < Math.min(width, (bx + 1) * BLOCK); x++)
-            if (tissue[o + y * width + x]) inBlock[n++] = values[o + y * width + x]!;
+        const x0 = bx * BLOCK,
+          x1 = Math.min(width, x0 + BLOCK);
+        for (let y = by * BLOCK, y1 = Math.min(height, y + BLOCK); y < y1; y++)
+          for (let i = o + y * width + x0, end = o + y * width + x1; i < end; i++) {
+            // Every voxel is written and only the tissue's kept (the count moves on by 0 or 1): no branch to
+            // mispredict along the head's edge.
+            inBlock[n] = values[i]!;
+            n += +(tissue[i] !== 0);
+          }
         if (n < FILLED * BLOCK * BLOCK) continue;
-        level[by * nx + bx] = quantileInPlace(inBlock.subarray(0, n), 80);
+        level[by * nx + bx] = quantileInPlace(firsts[n]!, 80);
         weight[by * nx + bx] = 1;
       }
-    const s = smooth(level, nx, ny, w),
-      c = smooth(weight, nx, ny, w);
+    const [s, c] = smoothPair(level, weight, nx, ny, w);
     for (let b = 0; b < nx * ny; b++) if (weight[b]! > 0 && c[b]! > 0) field.push(s[b]! / c[b]!);
   }
   if (field.length < 4) return undefined;
