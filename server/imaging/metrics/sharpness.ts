@@ -5,11 +5,17 @@ import { scratchFloat32 } from './scratch.ts';
  * The first and last voxel of each line are handled apart, so the inner loops carry no bounds tests.
  */
 export function smoothInPlane(values: Float32Array, width: number, height: number): Float32Array {
+  return smoothNoting(values, width, height)[0];
+}
+
+/** smoothInPlane, and whether every value was found to be a small whole number (see smoothIntegers). */
+function smoothNoting(values: Float32Array, width: number, height: number): [Float32Array, boolean] {
   const out = new Float32Array(values.length);
   // Every row of the temporary is written by the x pass before the y pass reads it.
   const tmp = scratchFloat32('smooth-rows', values.length);
-  if (width >= 4 && height >= 4 && smoothIntegers(values, width, height, tmp, out)) return out;
   const plane = width * height;
+  if (width >= 4 && height >= 4 && values.length % plane === 0 && smoothIntegers(values, width, height, tmp, out))
+    return [out, true];
   const slices = plane ? values.length / plane : 0;
   for (let pass = 0; pass < 2; pass++) {
     // The first pass reads the input itself rather than a copy of it.
@@ -35,7 +41,7 @@ export function smoothInPlane(values: Float32Array, width: number, height: numbe
       }
     }
   }
-  return out;
+  return [out, false];
 }
 
 /** Whether `v` is not a whole number of magnitude at most 65 535 (as stored images of up to 16 bits hold). */
@@ -286,10 +292,13 @@ export function binomialSmooth(
 }
 
 const smoothed = new WeakMap<Float32Array, Float32Array>();
+/** The arrays smoothedOnce found to hold small whole numbers only. */
+const wholeNumbers = new WeakSet<Float32Array>();
 
-/** Drops the smoothing kept for `values` (measureQuality does, once a check is done). */
+/** Drops the smoothing and what it found kept for `values` (measureQuality does, once a check is done). */
 export function forgetSmoothed(values: Float32Array): void {
   smoothed.delete(values);
+  wholeNumbers.delete(values);
 }
 
 /**
@@ -299,10 +308,23 @@ export function forgetSmoothed(values: Float32Array): void {
 export function smoothedOnce(values: Float32Array, width: number, height: number): Float32Array {
   let out = smoothed.get(values);
   if (!out || out.length !== values.length) {
-    out = smoothInPlane(values, width, height);
+    let whole: boolean;
+    [out, whole] = smoothNoting(values, width, height);
     smoothed.set(values, out);
+    if (whole) wholeNumbers.add(values);
+    else wholeNumbers.delete(values);
   }
   return out;
+}
+
+/**
+ * Whether smoothedOnce, already run on `values`, found every value a whole number of magnitude at most 65 535:
+ * sums of such values with small whole weights are exact in any order, so a measure may add them in a
+ * cheaper order and give the same bits. False when it was not run (a check of its own would cost what the
+ * cheaper order saves).
+ */
+export function knownSmallWholeNumbers(values: Float32Array): boolean {
+  return wholeNumbers.has(values);
 }
 
 /**
