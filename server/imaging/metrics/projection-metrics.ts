@@ -26,18 +26,20 @@ function rangeOf(c: MeasureContext): [number, number] {
   return [min, max > min ? max : min + 1];
 }
 
-/** The smallest and largest of a radiograph's values, and how many hold the largest. */
+/** The smallest and largest of a radiograph's values, how many hold the largest, and whether all are whole. */
 interface ImageExtent {
   min: number;
   max: number;
   atMax: number;
+  whole: boolean;
 }
 
-/** Smallest and largest of `values` and the count at the largest, in one pass. */
+/** Smallest and largest of `values`, the count at the largest and whether all are whole, in one pass. */
 function extentOf(values: Float32Array): ImageExtent {
   let min = Infinity,
     max = -Infinity,
-    atMax = 0;
+    atMax = 0,
+    fractions = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
     if (v > max) {
@@ -45,8 +47,9 @@ function extentOf(values: Float32Array): ImageExtent {
       atMax = 1;
     } else if (v === max) atMax++;
     if (v < min) min = v;
+    fractions += +(v !== Math.floor(v));
   }
-  return { min, max, atMax };
+  return { min, max, atMax, whole: fractions === 0 };
 }
 
 /**
@@ -113,6 +116,7 @@ const MIN_FIELD_SHARE = 0.1;
  * found on 8-voxel blocks (their means, which noise does not split) and needs a core, blocks whose eight
  * neighbours are all that dark; the core is left out whole, and in the surround's other blocks, which the field's
  * edge crosses, only the voxels that dark. The field left must hold a tenth of the image, else nothing is taken.
+ * Returns how many voxels it left out.
  */
 function leaveOutDarkSurround(
   c: MeasureContext,
@@ -121,30 +125,39 @@ function leaveOutDarkSurround(
   field: FieldExtent,
   low: number,
   high: number,
-): void {
+  tally?: ValueCounts,
+): number {
   const { values, width, height } = c;
   const span = high - low;
   const brightness = (v: number) => (c.invert ? high - v : v - low) / span;
   const split = otsuThreshold(histogram(values, mask, undefined, [field.min, field.max]));
   // The bright class's size and sum, without branches: a voxel outside it adds 0 (a sum from +0 keeps its
   // value to the bit), and which voxels fall on which side of the split is too irregular to predict.
+  // Negated, v ≤ split reads -v ≥ -split (exactly), so one loop serves MONOCHROME1 too. The same pass
+  // counts the field's whole values for its percentiles when asked (`tally`).
+  const sign = c.invert ? -1 : 1,
+    edge = sign * split;
   let n = 0,
     sum = 0;
-  if (c.invert)
+  if (tally) {
+    // Slot 0 takes the voxels outside the field, so the count needs no branch either.
+    const { counts, base } = tally;
     for (let i = 0; i < values.length; i++) {
       const v = values[i]!;
-      const bright = mask[i]! & +(v <= split);
+      const inside = mask[i]!;
+      const bright = inside & +(sign * v >= edge);
+      n += bright;
+      sum += bright ? v : 0;
+      counts[(v - base + 1) * inside]!++;
+    }
+  } else
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      const bright = mask[i]! & +(sign * v >= edge);
       n += bright;
       sum += bright ? v : 0;
     }
-  else
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i]!;
-      const bright = mask[i]! & +(v >= split);
-      n += bright;
-      sum += bright ? v : 0;
-    }
-  if (!n) return;
+  if (!n) return 0;
   const anatomy = brightness(sum / n);
   const bx = Math.floor(width / 8),
     by = Math.floor(height / 8);
@@ -174,7 +187,7 @@ function leaveOutDarkSurround(
     core[k] = 1;
     cores++;
   }
-  if (!cores) return;
+  if (!cores) return 0;
   const cut = SURROUND_RATIO * anatomy;
   const plane = width * height;
   const drop = (apply: boolean) => {
@@ -189,20 +202,38 @@ function leaveOutDarkSurround(
           const v = z * plane + y * width + x;
           if (!mask[v] || (!core[k] && brightness(values[v]!) >= cut)) continue;
           dropped++;
-          if (apply) mask[v] = 0;
+          if (!apply) continue;
+          mask[v] = 0;
+          if (tally) tally.counts[values[v]! - tally.base + 1]!--;
         }
     }
     return dropped;
   };
-  if (field.count - drop(false) >= values.length * MIN_FIELD_SHARE) drop(true);
+  return field.count - drop(false) >= values.length * MIN_FIELD_SHARE ? drop(true) : 0;
+}
+
+/**
+ * Counts of whole values: value base + i - 1 at index i ≥ 1; index 0 collects what is not counted. `n` is how
+ * many are counted, once the field is final.
+ */
+interface ValueCounts {
+  counts: Int32Array;
+  base: number;
+  n: number;
 }
 
 /**
  * The exposed (collimated) field: 8-voxel blocks that are not flat, less what is far darker than the anatomy
  * and connected to the image border (leaveOutDarkSurround). Collimator shutters, padding and burned-in
- * borders are flat; exposed anatomy always carries quantum noise and structure.
+ * borders are flat; exposed anatomy always carries quantum noise and structure. With the mask come the counts
+ * of the field's values when the image (extent `image`) holds whole numbers over a span that can be counted.
  */
-function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
+function fieldMask(
+  c: MeasureContext,
+  low: number,
+  high: number,
+  image: ImageExtent,
+): { mask: Uint8Array; values?: ValueCounts } {
   const { values, width, height } = c;
   const blocks = fieldBlocks(values, width, height);
   const typical = quantile(blocks.sd, 50);
@@ -228,9 +259,24 @@ function fieldMask(c: MeasureContext, low: number, high: number): Uint8Array {
         field.count += 64;
       }
   // An image too small for one block, or without any flat area, is all field.
-  if (blocks.count === 0) mask.fill(1);
-  else leaveOutDarkSurround(c, blocks, mask, field, low, high);
-  return mask;
+  if (blocks.count === 0) {
+    mask.fill(1);
+    return { mask };
+  }
+  // Stored images hold whole numbers over a span of a few thousand: the field's are counted per value, for
+  // its percentiles, in leaveOutDarkSurround's pass over it.
+  if (!(image.whole && image.max - image.min < MAX_COUNTED_SPAN)) {
+    leaveOutDarkSurround(c, blocks, mask, field, low, high);
+    return { mask };
+  }
+  const base = Math.floor(image.min);
+  const tally: ValueCounts = {
+    counts: scratchInt32('radiograph-field-values', Math.floor(image.max) - base + 2).fill(0),
+    base,
+    n: 0,
+  };
+  tally.n = field.count - leaveOutDarkSurround(c, blocks, mask, field, low, high, tally);
+  return { mask, values: tally };
 }
 
 /** Mean, SD, smallest and largest value of every whole 8×8 block of every slice. */
@@ -495,6 +541,14 @@ function percentilesOfCounts(counts: Int32Array, base: number, first: number, n:
   });
 }
 
+/** The `ps`-th percentiles of the counted values, as maskedPercentiles gives them. */
+function countedPercentiles({ counts, base, n }: ValueCounts, ps: number[]): number[] {
+  if (n === 0) return ps.map(() => 0);
+  let first = 1;
+  while (counts[first] === 0) first++;
+  return percentilesOfCounts(counts, base - 1, first, n, ps);
+}
+
 /**
  * maskedPercentiles for any values: a pass for the field's extent and whether it holds whole numbers only,
  * then a count per value over a span that is not too wide, else a selection among a copy.
@@ -532,9 +586,12 @@ function percentilesInTwoPasses(values: Float32Array, mask: Uint8Array, ps: numb
 export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
-  const mask = fieldMask(c, low, high);
   const extent = extentOf(values);
-  const [p1 = 0, p50 = 0, p99 = 0] = maskedPercentiles(values, mask, [1, 50, 99], extent);
+  const field = fieldMask(c, low, high, extent);
+  const mask = field.mask;
+  const [p1 = 0, p50 = 0, p99 = 0] = field.values
+    ? countedPercentiles(field.values, [1, 50, 99])
+    : maskedPercentiles(values, mask, [1, 50, 99], extent);
   const level = (p50 - low) / (high - low);
   const saturated = Math.max(
     saturatedInside(values, width, height, high, extent),
