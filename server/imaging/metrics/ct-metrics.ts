@@ -13,10 +13,11 @@ const BLOCK = 8;
 const ANGLES = 36;
 const SEGMENTS = 8;
 
-/** The median of the finite entries, 0 for none. */
-function medianOf(values: number[]): number {
+/** The median of the finite entries, 0 for none (the upper of the middle two for an even count). */
+function medianOf(values: ArrayLike<number>): number {
   if (!values.length) return 0;
-  const sorted = values.slice().sort((x, y) => x - y);
+  // A typed array sorts numerically without a comparator call per comparison.
+  const sorted = Float64Array.from(values).sort();
   return sorted[sorted.length >> 1]!;
 }
 
@@ -213,16 +214,22 @@ function streakScore(sum: Float64Array, n: Int32Array): number {
 function ringProminence(sum: Float64Array, n: Uint32Array): number {
   const profile: number[] = [];
   const amplitude: number[] = [];
+  // Each radius's sector means, sorted by insertion as they come (16 at most).
+  const means = new Float64Array(16);
   for (let rad = 0; rad < sum.length / 16; rad++) {
-    const means: number[] = [];
-    let count = 0;
+    let count = 0,
+      sectors = 0;
     for (let p = 0; p < 16; p++) {
       const k = rad * 16 + p;
       count += n[k]!;
-      if (n[k]! >= 6) means.push(sum[k]! / n[k]!);
+      if (n[k]! < 6) continue;
+      const v = sum[k]! / n[k]!;
+      let j = sectors++;
+      for (; j > 0 && means[j - 1]! > v; j--) means[j] = means[j - 1]!;
+      means[j] = v;
     }
-    if (means.length < 6) continue;
-    const m = medianOf(means);
+    if (sectors < 6) continue;
+    const m = means[sectors >> 1]!;
     amplitude.push(m);
     profile.push(m * Math.sqrt(count));
   }
