@@ -386,7 +386,7 @@ export function robustNoise(values: Float32Array, width: number, height: number,
   let count = 0;
   for (let z = 0; z < slices; z++)
     for (let y = 1; y < height - 1; y++)
-      for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) if (mask[i]) count++;
+      for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) count += +(mask[i] !== 0);
   // One typed buffer, kept between calls and filled in place, and a selection instead of a sort.
   const responses = scratchFloat64('noise-responses', count);
   let k = 0;
@@ -533,16 +533,37 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
     for (let y = 2; y < height - 2; y++) {
       const span = 2 * (z * height + y);
       const row = z * plane + y * width;
-      for (let i = row + Math.max(2, inMask[span]!), end = row + Math.min(width - 2, inMask[span + 1]!); i < end; i++) {
-        if (mask && !mask[i]) continue;
-        const gx = Math.fround(Math.abs(coarse[i + 1]! - coarse[i - 1]!));
-        if (gx >= cx) edge(i, gx, 1, 0);
-        const gy = Math.fround(Math.abs(coarse[i + width]! - coarse[i - width]!));
-        if (gy >= cy) edge(i, gy, width, 1);
-        const gd = Math.fround(Math.abs(coarse[i + w1]! - coarse[i - w1]!));
-        if (gd >= cd) edge(i, gd, w1, 2);
-        const ga = Math.fround(Math.abs(coarse[i + w0]! - coarse[i - w0]!));
-        if (ga >= ca) edge(i, ga, w0, 3);
+      const first = row + Math.max(2, inMask[span]!),
+        end = row + Math.min(width - 2, inMask[span + 1]!);
+      if (first >= end) continue;
+      // The 3×3 neighbourhood slides along the row (up, middle and down rows; left, centre, right): each
+      // step loads its right column only, three values where the four gradients read eight.
+      let ul = coarse[first - width - 1]!,
+        uc = coarse[first - width]!,
+        ml = coarse[first - 1]!,
+        mc = coarse[first]!,
+        dl = coarse[first + width - 1]!,
+        dc = coarse[first + width]!;
+      for (let i = first; i < end; i++) {
+        const ur = coarse[i - width + 1]!,
+          mr = coarse[i + 1]!,
+          dr = coarse[i + width + 1]!;
+        if (!mask || mask[i]) {
+          const gx = Math.fround(Math.abs(mr - ml));
+          if (gx >= cx) edge(i, gx, 1, 0);
+          const gy = Math.fround(Math.abs(dc - uc));
+          if (gy >= cy) edge(i, gy, width, 1);
+          const gd = Math.fround(Math.abs(dr - ul));
+          if (gd >= cd) edge(i, gd, w1, 2);
+          const ga = Math.fround(Math.abs(dl - ur));
+          if (ga >= ca) edge(i, ga, w0, 3);
+        }
+        ul = uc;
+        uc = ur;
+        ml = mc;
+        mc = mr;
+        dl = dc;
+        dc = dr;
       }
     }
   let worst = 0;
