@@ -699,6 +699,41 @@ export function ultrasoundMeasures(c: MeasureContext): Measures {
 }
 
 /**
+ * SD over mean of every whole 6×6 block of every slice that lies wholly in `body` and has a positive mean, as
+ * blockStats gives them (the same sums in the same order), without summing the blocks that do not: a block
+ * is left at its first voxel outside the body.
+ */
+function bodyBlockRatios(values: Float32Array, width: number, height: number, body: Uint8Array): number[] {
+  const size = 6,
+    n = size * size;
+  const slices = Math.floor(values.length / Math.max(1, width * height));
+  const bx = Math.floor(width / size),
+    by = Math.floor(height / size);
+  const ratios: number[] = [];
+  for (let z = 0; z < slices; z++) {
+    const o = z * width * height;
+    for (let j = 0; j < by; j++)
+      blocks: for (let i = 0; i < bx; i++) {
+        let sum = 0,
+          sumSq = 0;
+        for (let y = j * size; y < (j + 1) * size; y++) {
+          const row = o + y * width;
+          for (let x = i * size; x < (i + 1) * size; x++) {
+            if (!body[row + x]) continue blocks;
+            const v = values[row + x]!;
+            sum += v;
+            sumSq += v * v;
+          }
+        }
+        const mean = sum / n;
+        if (!(mean > 0)) continue;
+        ratios.push(Math.sqrt(Math.max(0, sumSq / n - mean * mean) * (n / (n - 1))) / mean);
+      }
+  }
+  return ratios;
+}
+
+/**
  * PET and NM: counts-based noise as the coefficient of variation of the quieter half of blocks in the
  * uptake region (Poisson noise is 1/√counts), blur, the grain of the counts noise, and clipping of the
  * hottest voxels.
@@ -734,10 +769,7 @@ export function nuclearMeasures(c: MeasureContext): Measures {
       }
     }
   }
-  const blocks = blockStats(values, width, height, 6, object);
-  const ratios: number[] = [];
-  for (let k = 0; k < blocks.count; k++)
-    if (blocks.inside[k] === 1 && blocks.mean[k]! > 0) ratios.push(blocks.sd[k]! / blocks.mean[k]!);
+  const ratios = bodyBlockRatios(values, width, height, object);
   const edge = edgeWidth(values, width, height, object) * c.stride;
   // A gamma camera counts each pixel's events apart, so a planar frame's noise is white (Poisson), and a
   // reconstruction's is as wide as its filter, however smooth or sharp the anatomy: blur added after
