@@ -10,10 +10,19 @@ export interface ColourMetrics {
   colourCast: number;
 }
 
-/** Focus, tissue coverage and colour cast of an RGB image whose `tissue` mask marks the stained area. */
-export function colourMetrics(rgb: Float32Array, tissue: Uint8Array, width: number, height: number): ColourMetrics {
+/**
+ * Focus, tissue coverage and colour cast of an RGB image whose `tissue` mask marks the stained area. `grey`
+ * is its luminance as mask.ts's luminance() gives it: the array the check measures, so the focus reuses the
+ * sigma-1 smoothing the check's own sharpness already made of it (smoothedOnce) rather than a second one.
+ */
+export function colourMetrics(
+  rgb: Float32Array,
+  grey: Float32Array,
+  tissue: Uint8Array,
+  width: number,
+  height: number,
+): ColourMetrics {
   const pixels = tissue.length;
-  const grey = new Float32Array(pixels);
   const sums = [0, 0, 0];
   let blank = 0,
     covered = 0,
@@ -22,7 +31,6 @@ export function colourMetrics(rgb: Float32Array, tissue: Uint8Array, width: numb
     const r = rgb[p * 3]!,
       g = rgb[p * 3 + 1]!,
       b = rgb[p * 3 + 2]!;
-    grey[p] = 0.299 * r + 0.587 * g + 0.114 * b;
     max = Math.max(max, r, g, b);
     if (tissue[p]) covered++;
     else {

@@ -316,7 +316,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     clippedFraction: Math.max(clipped / values.length, pileUp > 0.01 && volume.channels === 1 ? pileUp : 0),
     dynamicRangeUsed: Math.min(1, range),
     ghostRatio: family === 'MR' ? Math.max(0, measures.ghosting ?? 0) : (ghost ?? 0),
-    colour: volume.channels === 3 ? colourMetrics(volume.data, object, width, height) : undefined,
+    colour: volume.channels === 3 ? colourMetrics(volume.data, values, object, width, height) : undefined,
   });
 }
 
