@@ -14,8 +14,11 @@ import { median } from './lib/median.ts';
 
 // Short runs are repeated more, so one scheduler hiccup on a shared machine cannot move the median.
 const RUNS = { slice: 31, volume: 7 };
-/** Untimed runs first, so both sides are measured with optimised (JIT-compiled) code. */
-const WARMUP = 3;
+/**
+ * Untimed runs first, so both sides are measured with optimised (JIT-compiled) code. Three were too few for
+ * the first family measured: its checks still paid for compiling the code every family shares.
+ */
+const WARMUP = 10;
 
 /** Wall time, and this process's CPU time, which a loaded shared machine inflates far less for long work. */
 async function time<T>(work: () => Promise<T> | T): Promise<{ ms: number; cpu: number; value: T }> {
