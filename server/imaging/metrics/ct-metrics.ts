@@ -1,5 +1,5 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { integerMedian } from './histogram.ts';
+import { integerMedian } from './integer-median.ts';
 import { edgeWidth, quantileInPlace } from './image-stats.ts';
 import { type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
 import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';

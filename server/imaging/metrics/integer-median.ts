@@ -3,37 +3,62 @@ import { quantileInPlace } from './image-stats.ts';
 /** Fewest values for which counting beats selecting. */
 const COUNTED_FROM = 1024;
 
+/** How many times each whole number from `min` on occurs among some values. */
+export interface IntegerCounts {
+  min: number;
+  counts: Int32Array;
+}
+
 /**
- * quantileInPlace(a, 50), to the bit, by counting where every value is a non-negative integer no larger than
- * four times their number: the high-pass responses of an image of integers (most stored MR data) are such
- * integers, and one counting pass and a walk over the counts replace a selection's several passes. Other
- * arrays are selected among as quantileInPlace does; `a` may be reordered then.
+ * The values counted, where every one is an integer and they span at most four times their number (Hounsfield
+ * units, stored counts, the high-pass responses of an image of integers: most stored data): one pass finds the
+ * span, one counts, and a walk over the counts then finds any rank, where a selection takes several passes.
+ * Undefined otherwise (or for fewer than 1,024 values), for a selection to do.
  */
-export function medianInPlace(a: Float64Array): number {
-  const n = a.length;
-  if (n < COUNTED_FROM) return quantileInPlace(a, 50);
-  let max = 0;
+export function integerCounts(values: Float32Array | Float64Array): IntegerCounts | undefined {
+  const n = values.length;
+  if (n < COUNTED_FROM) return undefined;
+  let min = Infinity,
+    max = -Infinity;
   for (let i = 0; i < n; i++) {
-    const v = a[i]!;
-    if (!(v >= 0 && Math.floor(v) === v)) return quantileInPlace(a, 50);
+    const v = values[i]!;
+    if (Math.floor(v) !== v) return undefined;
+    if (v < min) min = v;
     if (v > max) max = v;
   }
-  if (max > 4 * n) return quantileInPlace(a, 50);
-  const counts = new Int32Array(max + 1);
-  for (let i = 0; i < n; i++) counts[a[i]!]!++;
-  // The rank quantileInPlace interpolates at, and the values at it and the next rank.
-  const at = (50 / 100) * (n - 1);
+  // Written so an infinite span (an infinite value) is refused too.
+  if (!(max - min <= 4 * n)) return undefined;
+  const counts = new Int32Array(max - min + 1);
+  for (let i = 0; i < n; i++) counts[values[i]! - min]!++;
+  return { min, counts };
+}
+
+/**
+ * quantileInPlace(values, 50) to the bit (the values at ranks ⌊(n-1)/2⌋ and the next, interpolated the same
+ * way), by counting where integerCounts can; undefined where it cannot.
+ */
+export function integerMedian(values: Float32Array | Float64Array): number | undefined {
+  const counted = integerCounts(values);
+  if (!counted) return undefined;
+  const { min, counts } = counted;
+  const at = (50 / 100) * (values.length - 1);
   const lo = Math.floor(at);
-  let v = 0,
+  // The bin holding rank lo, and how many values lie in the bins before it.
+  let b = 0,
     before = 0;
-  while (before + counts[v]! <= lo) before += counts[v++]!;
-  const low = v;
+  while (before + counts[b]! <= lo) before += counts[b++]!;
+  const low = min + b;
   if (at === lo) return low;
   let high = low;
-  if (before + counts[v]! <= lo + 1) {
-    v++;
-    while (counts[v] === 0) v++;
-    high = v;
+  if (before + counts[b]! <= lo + 1) {
+    b++;
+    while (counts[b] === 0) b++;
+    high = min + b;
   }
   return low + (high - low) * (at - lo);
+}
+
+/** quantileInPlace(a, 50), to the bit: counted where integerMedian can, else selected (`a` may be reordered). */
+export function medianInPlace(a: Float64Array): number {
+  return integerMedian(a) ?? quantileInPlace(a, 50);
 }

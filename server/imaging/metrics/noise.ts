@@ -1,5 +1,6 @@
 import { moments, momentsOfSums, skewness } from './histogram.ts';
 import { immerkaer, orderStatistics } from './image-stats.ts';
+import { integerCounts } from './integer-median.ts';
 import { scratchFloat32 } from './scratch.ts';
 
 /** How the noise level was estimated. */
@@ -78,29 +79,16 @@ function gaussianNoise(picked: Float32Array, m: { sd: number; mean: number }) {
   return { sigma: mad > 0 ? mad * 1.4826 : m.sd, model: 'gaussian' as const, mean: m.mean };
 }
 
-/** Fewest values for which counting beats selecting. */
-const COUNTED_FROM = 1024;
-
 /**
  * The value of rank n >> 1 of `values` and of their distances from it, as the two selections give them,
- * by counting, where the values are integers spanning at most four times their number (counts, stored
- * integers: most backgrounds): one pass counts the values, the distances' counts follow from those, and a
- * walk over each finds the rank. Undefined otherwise (or for few values), for the selections to do.
+ * from the values' counts (integerCounts): the distances' counts follow from those, and a walk over each
+ * finds the rank. Undefined where the values cannot be counted, for the selections to do.
  */
 function integerMedianAndMad(values: Float32Array): { median: number; mad: number } | undefined {
+  const counted = integerCounts(values);
+  if (!counted) return undefined;
+  const { min, counts } = counted;
   const n = values.length;
-  if (n < COUNTED_FROM) return undefined;
-  let min = Infinity,
-    max = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    if (Math.floor(v) !== v) return undefined;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  if (max - min > 4 * n) return undefined;
-  const counts = new Int32Array(max - min + 1);
-  for (let i = 0; i < n; i++) counts[values[i]! - min]!++;
   const rank = n >> 1;
   let at = 0;
   for (let seen = counts[0]!; seen <= rank; seen += counts[++at]!);
