@@ -30,3 +30,16 @@ export interface MeasureContext {
 
 /** Named measurements of one image, every value finite. */
 export type Measures = Record<string, number>;
+
+/** The stored range to normalise against: the type's, or the image's own when the type is unbounded. */
+export function rangeOf(c: MeasureContext): [number, number] {
+  const [low, high] = c.storedRange;
+  if (Number.isFinite(low) && Number.isFinite(high) && high > low) return [low, high];
+  let min = Infinity,
+    max = -Infinity;
+  for (const v of c.values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return [min, max > min ? max : min + 1];
+}

@@ -6,7 +6,9 @@ import { finiteOr } from './finite.ts';
 import { histologyMeasures } from './histology-metrics.ts';
 import { modalityFamily, type ModalityFamily } from './modality.ts';
 import { mrMeasures, type MrGiven } from './mr-metrics.ts';
-import { nuclearMeasures, projectionMeasures, ultrasoundMeasures } from './projection-metrics.ts';
+import { nuclearMeasures } from './nuclear-metrics.ts';
+import { projectionMeasures } from './projection-metrics.ts';
+import { ultrasoundMeasures } from './ultrasound-metrics.ts';
 import {
   addCounts,
   binScale,
