@@ -6,7 +6,9 @@ export interface Histogram {
   total: number;
 }
 
-const BINS = 4096;
+/** Bins of every histogram unless told: 4096. */
+export const HISTOGRAM_BINS = 4096;
+const BINS = HISTOGRAM_BINS;
 
 /**
  * Histogram of `values` (only where `mask` is 1 when a mask is given). Passing `range` (such as the

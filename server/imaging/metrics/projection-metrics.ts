@@ -1,6 +1,6 @@
 import { rangeOf, type MeasureContext, type Measures } from './context.ts';
 import { edgeWidth, quantile, quantileInPlace, robustNoise } from './image-stats.ts';
-import { histogram, otsuThreshold } from './histogram.ts';
+import { binScale, HISTOGRAM_BINS, otsuThreshold, type Histogram } from './histogram.ts';
 import { scratchInt32, scratchUint8 } from './scratch.ts';
 
 /** The smallest and largest of a radiograph's values, how many hold the largest, and whether all are whole. */
@@ -9,24 +9,6 @@ interface ImageExtent {
   max: number;
   atMax: number;
   whole: boolean;
-}
-
-/** Smallest and largest of `values`, the count at the largest and whether all are whole, in one pass. */
-function extentOf(values: Float32Array): ImageExtent {
-  let min = Infinity,
-    max = -Infinity,
-    atMax = 0,
-    fractions = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v > max) {
-      max = v;
-      atMax = 1;
-    } else if (v === max) atMax++;
-    if (v < min) min = v;
-    fractions += +(v !== Math.floor(v));
-  }
-  return { min, max, atMax, whole: fractions === 0 };
 }
 
 /**
@@ -102,32 +84,34 @@ function leaveOutDarkSurround(
   field: FieldExtent,
   low: number,
   high: number,
+  inField: Histogram,
   tally?: ValueCounts,
+  sumsCounted = false,
 ): number {
   const { values, width, height } = c;
   const span = high - low;
   const brightness = (v: number) => (c.invert ? high - v : v - low) / span;
-  const split = otsuThreshold(histogram(values, mask, undefined, [field.min, field.max]));
-  // The bright class's size and sum, without branches: a voxel outside it adds 0 (a sum from +0 keeps its
-  // value to the bit), and which voxels fall on which side of the split is too irregular to predict.
-  // Negated, v ≤ split reads -v ≥ -split (exactly), so one loop serves MONOCHROME1 too. The same pass
-  // counts the field's whole values for its percentiles when asked (`tally`).
+  const split = otsuThreshold(inField);
+  // Negated, v ≤ split reads -v ≥ -split (exactly), so one test serves MONOCHROME1 too.
   const sign = c.invert ? -1 : 1,
     edge = sign * split;
   let n = 0,
     sum = 0;
-  if (tally) {
-    // The field comes in whole blocks, so whether a voxel is in it is predictable, unlike the split.
+  if (tally && sumsCounted) {
+    // Whole values whose every partial sum is below 2^53 add up exactly in any order: the bright class's
+    // size and sum follow from the counts per value, without a pass over the voxels.
     const { counts, base } = tally;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i]!;
-      const inside = mask[i]!;
-      const bright = inside & +(sign * v >= edge);
-      n += bright;
-      sum += bright ? v : 0;
-      if (inside) counts[v - base + 1]!++;
+    for (let i = 1; i < counts.length; i++) {
+      const count = counts[i]!;
+      if (count === 0) continue;
+      const v = base + i - 1;
+      if (sign * v < edge) continue;
+      n += count;
+      sum += v * count;
     }
   } else
+    // The bright class's size and sum, without branches: a voxel outside it adds 0 (a sum from +0 keeps its
+    // value to the bit), and which voxels fall on which side of the split is too irregular to predict.
     for (let i = 0; i < values.length; i++) {
       const v = values[i]!;
       const bright = mask[i]! & +(sign * v >= edge);
@@ -207,87 +191,124 @@ interface ValueCounts {
  */
 function fieldMask(
   c: MeasureContext,
+  blocks: FieldBlocks,
   low: number,
   high: number,
-  image: ImageExtent,
 ): { mask: Uint8Array; values?: ValueCounts } {
   const { values, width, height } = c;
-  const blocks = fieldBlocks(values, width, height);
-  const typical = quantile(blocks.sd, 50);
+  const image = blocks.extent;
   // A work buffer: the mask is read only while the radiograph's measures are taken.
   const mask = scratchUint8('radiograph-field', values.length).fill(0);
-  const bx = Math.floor(width / 8),
-    by = Math.floor(height / 8);
-  // The field's size and extent, from its blocks': leaveOutDarkSurround needs them, and a pass over the
-  // whole mask for each would read every voxel again.
-  const field: FieldExtent = { count: 0, min: Infinity, max: -Infinity };
-  let k = 0;
-  const slices = values.length / (width * height);
-  for (let z = 0; z < slices; z++)
-    for (let j = 0; j < by; j++)
-      for (let i = 0; i < bx; i++, k++) {
-        if (!(blocks.sd[k]! > typical * 0.1)) continue;
-        // Eight stores a row: fill() for eight bytes costs a call each.
-        for (let y = j * 8; y < j * 8 + 8; y++)
-          for (let v = z * width * height + y * width + i * 8, end = v + 8; v < end; v++) mask[v] = 1;
-        if (blocks.min[k]! < field.min) field.min = blocks.min[k]!;
-        if (blocks.max[k]! > field.max) field.max = blocks.max[k]!;
-        field.count += 64;
-      }
   // An image too small for one block, or without any flat area, is all field.
   if (blocks.count === 0) {
     mask.fill(1);
     return { mask };
   }
-  // Stored images hold whole numbers over a span of a few thousand: the field's are counted per value, for
-  // its percentiles, in leaveOutDarkSurround's pass over it.
-  if (!(image.whole && image.max - image.min < MAX_COUNTED_SPAN)) {
-    leaveOutDarkSurround(c, blocks, mask, field, low, high);
+  const typical = quantile(blocks.sd, 50);
+  // The field's blocks, and its size and extent from theirs: the field's histogram is binned over that extent.
+  const inField = scratchUint8('radiograph-field-blocks', blocks.count);
+  const field: FieldExtent = { count: 0, min: Infinity, max: -Infinity };
+  for (let k = 0; k < blocks.count; k++) {
+    const on = blocks.sd[k]! > typical * 0.1;
+    inField[k] = on ? 1 : 0;
+    if (!on) continue;
+    if (blocks.min[k]! < field.min) field.min = blocks.min[k]!;
+    if (blocks.max[k]! > field.max) field.max = blocks.max[k]!;
+    field.count += 64;
+  }
+  // Stored images hold whole numbers over a span of a few thousand: the field's are counted per value (for
+  // its percentiles and its histogram) as its blocks are marked; other values go straight into the histogram.
+  // Either way only the field's blocks are read, and counts do not depend on the order they are added in.
+  const counted = image.whole && image.max - image.min < MAX_COUNTED_SPAN;
+  const base = Math.floor(image.min);
+  const tally: ValueCounts | undefined = counted
+    ? { counts: scratchInt32('radiograph-field-values', Math.floor(image.max) - base + 2).fill(0), base, n: 0 }
+    : undefined;
+  const bins = new Uint32Array(HISTOGRAM_BINS);
+  const scale = binScale(field.min, field.max, HISTOGRAM_BINS);
+  const bx = Math.floor(width / 8),
+    by = Math.floor(height / 8);
+  const plane = width * height;
+  for (let k = 0; k < blocks.count; k++) {
+    if (!inField[k]) continue;
+    const i = k % bx,
+      j = Math.floor((k % (bx * by)) / bx),
+      z = Math.floor(k / (bx * by));
+    for (let y = j * 8; y < j * 8 + 8; y++) {
+      const from = z * plane + y * width + i * 8;
+      // Eight stores a row: fill() for eight bytes costs a call each.
+      if (tally)
+        for (let v = from, end = from + 8; v < end; v++) {
+          mask[v] = 1;
+          tally.counts[values[v]! - base + 1]!++;
+        }
+      else
+        for (let v = from, end = from + 8; v < end; v++) {
+          mask[v] = 1;
+          bins[((values[v]! - field.min) * scale + 0.5) | 0]!++;
+        }
+    }
+  }
+  // Each whole value falls in the bin histogram() would put it in, once for all its voxels.
+  if (tally && field.count > 0)
+    for (let v = field.min; v <= field.max; v++) {
+      const count = tally.counts[v - base + 1]!;
+      if (count) bins[((v - field.min) * scale + 0.5) | 0]! += count;
+    }
+  const histogram: Histogram =
+    field.count > 0
+      ? { min: field.min, max: field.max, counts: bins, total: field.count }
+      : { min: 0, max: 0, counts: bins, total: 0 };
+  if (!tally) {
+    leaveOutDarkSurround(c, blocks, mask, field, low, high, histogram);
     return { mask };
   }
-  const base = Math.floor(image.min);
-  const tally: ValueCounts = {
-    counts: scratchInt32('radiograph-field-values', Math.floor(image.max) - base + 2).fill(0),
-    base,
-    n: 0,
-  };
-  tally.n = field.count - leaveOutDarkSurround(c, blocks, mask, field, low, high, tally);
+  // The bright class's sum is taken from the counts when no sum of the field's values can pass 2^53.
+  const exact = Math.max(Math.abs(image.min), Math.abs(image.max)) * field.count <= Number.MAX_SAFE_INTEGER;
+  tally.n = field.count - leaveOutDarkSurround(c, blocks, mask, field, low, high, histogram, tally, exact);
   return { mask, values: tally };
 }
 
-/** Mean, SD, smallest and largest value of every whole 8×8 block of every slice. */
+/** Mean, SD, smallest and largest value of every whole 8×8 block of every slice, and the extent of all values. */
 interface FieldBlocks {
   mean: Float64Array;
   sd: Float64Array;
   min: Float64Array;
   max: Float64Array;
   count: number;
+  extent: ImageExtent;
 }
 
 /**
  * blockStats (8-voxel blocks, no mask) with each block's smallest and largest value found in the same pass:
- * the same sums in the same order, so the same means and SDs to the bit.
+ * the same sums in the same order, so the same means and SDs to the bit. The same pass finds the extent of all
+ * the values (the voxels outside whole blocks are read after): the count at the largest value is the sum of the
+ * counts at each block's largest, over the blocks whose largest it is.
  */
 function fieldBlocks(values: Float32Array, width: number, height: number): FieldBlocks {
   const size = 8,
     n = size * size;
-  const slices = Math.floor(values.length / Math.max(1, width * height));
+  const plane = width * height;
+  const slices = Math.floor(values.length / Math.max(1, plane));
   const bx = Math.floor(width / size),
     by = Math.floor(height / size);
   const count = bx * by * slices;
   const mean = new Float64Array(count),
     sd = new Float64Array(count),
     min = new Float64Array(count),
-    max = new Float64Array(count);
+    max = new Float64Array(count),
+    atMax = new Int32Array(count);
+  let fractions = 0;
   let k = 0;
   for (let z = 0; z < slices; z++) {
-    const o = z * width * height;
+    const o = z * plane;
     for (let j = 0; j < by; j++)
       for (let i = 0; i < bx; i++, k++) {
         let sum = 0,
           sumSq = 0,
           lo = Infinity,
-          hi = -Infinity;
+          hi = -Infinity,
+          at = 0;
         for (let y = j * size; y < (j + 1) * size; y++) {
           const row = o + y * width;
           for (let x = i * size; x < (i + 1) * size; x++) {
@@ -295,7 +316,11 @@ function fieldBlocks(values: Float32Array, width: number, height: number): Field
             sum += v;
             sumSq += v * v;
             if (v < lo) lo = v;
-            if (v > hi) hi = v;
+            if (v > hi) {
+              hi = v;
+              at = 1;
+            } else if (v === hi) at++;
+            fractions += +(v !== Math.floor(v));
           }
         }
         const average = sum / n;
@@ -303,9 +328,35 @@ function fieldBlocks(values: Float32Array, width: number, height: number): Field
         sd[k] = Math.sqrt(Math.max(0, sumSq / n - average * average) * (n / (n - 1)));
         min[k] = lo;
         max[k] = hi;
+        atMax[k] = at;
       }
   }
-  return { mean, sd, min, max, count };
+  let low = Infinity,
+    high = -Infinity,
+    atHigh = 0;
+  const note = (v: number) => {
+    if (v > high) {
+      high = v;
+      atHigh = 1;
+    } else if (v === high) atHigh++;
+    if (v < low) low = v;
+    fractions += +(v !== Math.floor(v));
+  };
+  // The columns right of the last whole block, the rows below it, and whatever follows the last whole slice.
+  for (let z = 0; z < slices; z++) {
+    const o = z * plane;
+    for (let y = 0; y < by * size; y++) for (let x = bx * size; x < width; x++) note(values[o + y * width + x]!);
+    for (let i = o + by * size * width; i < o + plane; i++) note(values[i]!);
+  }
+  for (let i = slices * plane; i < values.length; i++) note(values[i]!);
+  for (let b = 0; b < count; b++) {
+    if (min[b]! < low) low = min[b]!;
+    if (max[b]! > high) {
+      high = max[b]!;
+      atHigh = atMax[b]!;
+    } else if (max[b] === high) atHigh += atMax[b]!;
+  }
+  return { mean, sd, min, max, count, extent: { min: low, max: high, atMax: atHigh, whole: fractions === 0 } };
 }
 
 /** How many voxels the field's blocks hold, and their smallest and largest value. */
@@ -336,9 +387,47 @@ function saturatedInside(
   // Top-valued voxels reached from the border through others like them are a shutter, not anatomy; with
   // none on the border there is nothing to reach.
   if (!onBorder(values, width, height, top)) return count / values.length;
-  const at = scratchUint8('radiograph-saturated', values.length);
-  for (let i = 0; i < values.length; i++) at[i] = values[i]! >= top ? 1 : 0;
-  return (count - markBorderConnected(at, width, height)) / values.length;
+  return (count - borderConnectedAtLeast(values, width, height, top)) / values.length;
+}
+
+/**
+ * How many voxels of at least `top` are connected through others like them, 4-neighbours in-plane, to the
+ * border of their slice: markBorderConnected of the mask of such voxels, found by the same walk without
+ * writing that mask out (only the voxels reached are read).
+ */
+function borderConnectedAtLeast(values: Float32Array, width: number, height: number, top: number): number {
+  const plane = width * height;
+  if (plane === 0) return 0;
+  const seen = scratchUint8('radiograph-saturated', values.length).fill(0);
+  const stack = scratchInt32('projection-border-stack', plane);
+  let marked = 0;
+  for (let o = 0; o + plane <= values.length; o += plane) {
+    let depth = 0;
+    const push = (i: number) => {
+      if (seen[i] === 0 && values[i]! >= top) {
+        seen[i] = 1;
+        marked++;
+        stack[depth++] = i;
+      }
+    };
+    for (let x = 0; x < width; x++) {
+      push(o + x);
+      push(o + (height - 1) * width + x);
+    }
+    for (let y = 0; y < height; y++) {
+      push(o + y * width);
+      push(o + y * width + width - 1);
+    }
+    while (depth > 0) {
+      const i = stack[--depth]!;
+      const x = (i - o) % width;
+      if (x > 0) push(i - 1);
+      if (x < width - 1) push(i + 1);
+      if (i - o >= width) push(i - width);
+      if (i - o < plane - width) push(i + width);
+    }
+  }
+  return marked;
 }
 
 /** Whether any voxel of `values` on the border of its slice is at least `top`. */
@@ -562,8 +651,9 @@ function percentilesInTwoPasses(values: Float32Array, mask: Uint8Array, ps: numb
 export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
-  const extent = extentOf(values);
-  const field = fieldMask(c, low, high, extent);
+  const blocks = fieldBlocks(values, width, height);
+  const extent = blocks.extent;
+  const field = fieldMask(c, blocks, low, high);
   const mask = field.mask;
   const [p1 = 0, p50 = 0, p99 = 0] = field.values
     ? countedPercentiles(field.values, [1, 50, 99])
