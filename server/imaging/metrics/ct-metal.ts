@@ -14,8 +14,15 @@ const BANDS = 6;
  * residuals (bands of 3 voxels or more, 3 bands at least), so an anatomy edge crossing the ray in one band
  * does not count; the score is the mean of the three largest. 0 without metal: a generic streak (a line
  * through no metal) is for the line search to find. About 2π·r² voxel visits for tissue r voxels away.
+ * `brightest`, when the caller knows it, is the largest of `values`: below 2,000 HU there is no metal to look for.
  */
-export function metalStreaks(values: Float32Array, residual: Float32Array, keep: MaskBits): number {
+export function metalStreaks(
+  values: Float32Array,
+  residual: Float32Array,
+  keep: MaskBits,
+  brightest = Infinity,
+): number {
+  if (!(brightest >= METAL_HU)) return 0;
   const { width, height, words } = keep;
   const bits = keep.bits;
   /** Whether the voxel at (x, y) of the first slice is kept. */

@@ -6,7 +6,6 @@ import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';
 import { metalStreaks } from './ct-metal.ts';
 import { smoothedOnce } from './sharpness.ts';
 
-const SOFT: [number, number] = [-150, 250];
 /** Side of the blocks whose SD is the noise. */
 const BLOCK = 8;
 
@@ -26,10 +25,12 @@ interface BinGeometry {
   width: number;
   height: number;
   diag: number;
-  /** Per angle, each voxel's line bin within the angle (distance across · 8 + segment along). */
+  /** Per angle, each voxel's line bin within the angle (segment along · diag + distance across). */
   line: Uint16Array;
   /** Each voxel's ring bin (radius · 16 + sector), -1 beyond the ring limit. */
   ring: Int32Array;
+  /** The most voxels of one slice that any line bin holds. */
+  binVoxels: number;
 }
 
 let geometryCache: BinGeometry | undefined;
@@ -51,7 +52,10 @@ function binGeometry(width: number, height: number): BinGeometry {
   // (diag - 1) / 2, so the distance across rounds within 0…diag-1 and the distance along, divided by
   // diag / 8, floors within 0…7.
   const line = new Uint16Array(ANGLES * width * height);
+  const filled = new Int32Array(diag * SEGMENTS);
+  let binVoxels = 0;
   for (let a = 0; a < ANGLES; a++) {
+    filled.fill(0);
     const ca = Math.cos((Math.PI * a) / ANGLES),
       sa = Math.sin((Math.PI * a) / ANGLES);
     for (let y = 0, k = a * width * height; y < height; y++)
@@ -60,7 +64,8 @@ function binGeometry(width: number, height: number): BinGeometry {
           dy = y - cy;
         const t = Math.round(dx * ca + dy * sa + centre);
         const along = Math.floor((-dx * sa + dy * ca + centre) / segment);
-        line[k] = t * SEGMENTS + along;
+        line[k] = along * diag + t;
+        binVoxels = Math.max(binVoxels, ++filled[line[k]!]!);
       }
   }
   const ringLimit = 0.45 * Math.min(width, height);
@@ -75,7 +80,7 @@ function binGeometry(width: number, height: number): BinGeometry {
       const sector = Math.min(15, Math.floor(((Math.atan2(dy, dx) + Math.PI) / (2 * Math.PI)) * 16));
       ring[y * width + x] = rad * 16 + sector;
     }
-  geometryCache = { width, height, diag, line, ring };
+  geometryCache = { width, height, diag, line, ring, binVoxels };
   return geometryCache;
 }
 
@@ -91,11 +96,7 @@ function binGeometry(width: number, height: number): BinGeometry {
 export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: MaskBits, width: number, height: number) {
   const plane = width * height;
   const slices = residual.length / plane;
-  const { diag, ring, line: lineBins } = binGeometry(width, height);
-  // The bins' sums and counts, kept between calls: a megabyte that a fresh array would zero all the same and
-  // then leave to the garbage collector.
-  const lineSum = scratchFloat64('ct-line-sums', ANGLES * diag * SEGMENTS).fill(0);
-  const lineN = scratchInt32('ct-line-counts', lineSum.length).fill(0);
+  const { diag, ring, line: lineBins, binVoxels } = binGeometry(width, height);
   const ringSum = new Float64Array(diag * 16);
   const ringN = new Uint32Array(ringSum.length);
   // Four slices at most: the line sums cost 36 passes per voxel.
@@ -109,8 +110,18 @@ export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: Mas
   let lineVoxels = 0;
   for (let z = 0; z < slices; z += zStep)
     for (let k = z * planeWords, end = k + planeWords; k < end; k++) lineVoxels += ones32(keep.bits[k]!);
+  // Residuals of whole-number images are multiples of 1/256 (smoothInPlane divides by 4 four times). Each is
+  // then also packed with a count of one into a whole number, 256·r·2^shift + 1, 2^shift above any bin's
+  // count: a bin's sum and count take one whole-number addition, exact in any order, where they took two
+  // floating-point ones, and the sum it holds is that of the floating-point additions to the bit. No bin
+  // holds more voxels than the most one slice's bin holds times the slices judged, and |256·r| is at most
+  // 38,400: the packing is used only where that bounds every bin within 32 bits.
+  const most = binVoxels * Math.ceil(slices / zStep);
+  const shift = 32 - Math.clz32(most);
+  let whole = 38400 * most * 2 ** shift + most < 2 ** 31;
   const at = scratchInt32('ct-line-at', lineVoxels),
-    clipped = scratchFloat32('ct-line-residual', lineVoxels);
+    clipped = scratchFloat32('ct-line-residual', lineVoxels),
+    packed = scratchInt32('ct-line-packed-values', lineVoxels);
   let v = 0;
   for (let z = 0; z < slices; z += zStep) {
     const o = z * plane;
@@ -128,14 +139,86 @@ export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: Mas
             ringN[bin]!++;
           }
           if (!((line >>> b) & 1)) continue;
+          const q = r * 256;
+          if ((q | 0) !== q) whole = false;
           at[v] = p;
+          packed[v] = (q << shift) + 1;
           clipped[v++] = r;
         }
       }
   }
-  // Four angles at a time: neighbouring voxels mostly fall in the same bin of one angle, so each addition
-  // waits for the one before; four angles' bins are four independent chains.
-  const stride = diag * SEGMENTS;
+  const rings = ringProminence(ringSum, ringN);
+  const bins = ANGLES * diag * SEGMENTS;
+  if (whole) {
+    const sums = scratchInt32('ct-line-packed', bins).fill(0);
+    addPacked(sums, packed, at, lineVoxels, lineBins, plane, diag * SEGMENTS);
+    return { streaks: streakScore(new Float64Array(0), sums, diag, shift), rings };
+  }
+  // The bins' sums and counts, kept between calls: a megabyte that a fresh array would zero all the same and
+  // then leave to the garbage collector.
+  const lineSum = scratchFloat64('ct-line-sums', bins).fill(0);
+  const lineN = scratchInt32('ct-line-counts', bins).fill(0);
+  addByAngle(lineSum, lineN, clipped, at, lineVoxels, lineBins, plane, diag * SEGMENTS);
+  return { streaks: streakScore(lineSum, lineN, diag, 0), rings };
+}
+
+/**
+ * Adds each voxel's packed value to its bin of every angle. Four angles at a time: neighbouring voxels mostly
+ * fall in the same bin of one angle, so each addition waits for the one before; four angles' bins are four
+ * independent chains.
+ */
+function addPacked(
+  sums: Int32Array,
+  values: Int32Array,
+  at: Int32Array,
+  voxels: number,
+  lineBins: Uint16Array,
+  plane: number,
+  stride: number,
+): void {
+  for (let a = 0; a < ANGLES; a += 6) {
+    const b0 = a * stride,
+      b1 = b0 + stride,
+      b2 = b1 + stride,
+      b3 = b2 + stride,
+      b4 = b3 + stride,
+      b5 = b4 + stride;
+    const t0 = lineBins.subarray(a * plane, (a + 1) * plane),
+      t1 = lineBins.subarray((a + 1) * plane, (a + 2) * plane),
+      t2 = lineBins.subarray((a + 2) * plane, (a + 3) * plane),
+      t3 = lineBins.subarray((a + 3) * plane, (a + 4) * plane),
+      t4 = lineBins.subarray((a + 4) * plane, (a + 5) * plane),
+      t5 = lineBins.subarray((a + 5) * plane, (a + 6) * plane);
+    for (let p = 0; p < voxels; p++) {
+      const i = at[p]!,
+        r = values[p]!;
+      const k0 = b0 + t0[i]!,
+        k1 = b1 + t1[i]!,
+        k2 = b2 + t2[i]!,
+        k3 = b3 + t3[i]!,
+        k4 = b4 + t4[i]!,
+        k5 = b5 + t5[i]!;
+      sums[k0] = (sums[k0]! + r) | 0;
+      sums[k1] = (sums[k1]! + r) | 0;
+      sums[k2] = (sums[k2]! + r) | 0;
+      sums[k3] = (sums[k3]! + r) | 0;
+      sums[k4] = (sums[k4]! + r) | 0;
+      sums[k5] = (sums[k5]! + r) | 0;
+    }
+  }
+}
+
+/** addPacked for residuals that are not packed: each bin's sum and count, added in scan order. */
+function addByAngle(
+  sums: Float64Array,
+  counts: Int32Array,
+  values: Float32Array,
+  at: Int32Array,
+  voxels: number,
+  lineBins: Uint16Array,
+  plane: number,
+  stride: number,
+): void {
   for (let a = 0; a < ANGLES; a += 4) {
     const b0 = a * stride,
       b1 = b0 + stride,
@@ -145,60 +228,81 @@ export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: Mas
       t1 = lineBins.subarray((a + 1) * plane, (a + 2) * plane),
       t2 = lineBins.subarray((a + 2) * plane, (a + 3) * plane),
       t3 = lineBins.subarray((a + 3) * plane, (a + 4) * plane);
-    for (let p = 0; p < lineVoxels; p++) {
+    for (let p = 0; p < voxels; p++) {
       const i = at[p]!,
-        r = clipped[p]!;
+        r = values[p]!;
       const k0 = b0 + t0[i]!,
         k1 = b1 + t1[i]!,
         k2 = b2 + t2[i]!,
         k3 = b3 + t3[i]!;
-      lineSum[k0]! += r;
-      lineSum[k1]! += r;
-      lineSum[k2]! += r;
-      lineSum[k3]! += r;
-      lineN[k0]!++;
-      lineN[k1]!++;
-      lineN[k2]!++;
-      lineN[k3]!++;
+      sums[k0]! += r;
+      sums[k1]! += r;
+      sums[k2]! += r;
+      sums[k3]! += r;
+      counts[k0]!++;
+      counts[k1]!++;
+      counts[k2]!++;
+      counts[k3]!++;
     }
   }
-  return { streaks: streakScore(lineSum, lineN), rings: ringProminence(ringSum, ringN) };
 }
 
 /**
  * The streak score from the line bins: each line's amplitude is the median of its segments' means (those of
  * 6 voxels or more, 3 segments at least; sorted by insertion in a small buffer, the order a stable sort
  * gives), and the score the mean of the three largest amplitudes, kept as they come instead of an array of
- * every line's: the same sum of the same three numbers.
+ * every line's: the same sum of the same three numbers. The bins hold sums in `sum` and counts in `n`, or,
+ * with `sum` empty, both packed in `n` (256·sum·2^shift + count).
  */
-function streakScore(sum: Float64Array, n: Int32Array): number {
+function streakScore(sum: Float64Array, n: Int32Array, diag: number, shift: number): number {
+  const packed = sum.length === 0,
+    low = (1 << shift) - 1;
   const z = new Float64Array(SEGMENTS);
   let first = -Infinity,
     second = -Infinity,
     third = -Infinity,
     lines = 0;
-  for (let start = 0; start < sum.length; start += SEGMENTS) {
-    let count = 0;
-    for (let k = start, end = start + SEGMENTS; k < end; k++) {
-      const voxels = n[k]!;
-      if (voxels < 6) continue;
-      const v = sum[k]! / voxels;
-      let j = count++;
-      for (; j > 0 && z[j - 1]! > v; j--) z[j] = z[j - 1]!;
-      z[j] = v;
+  const span = SEGMENTS * diag;
+  for (let start = 0; start < n.length; start += span)
+    for (let line = start, lastLine = start + diag; line < lastLine; line++) {
+      // The segments that count, and whether any one's mean may exceed the third largest amplitude so far:
+      // if none does, neither does their median, and the three largest stay as they are without it. (A
+      // mean is |sum| / voxels rounded, at most the third when |sum| is at most third · voxels, which the
+      // product, rounded, with a margin a billion times its rounding error, bounds.)
+      let count = 0,
+        larger = false;
+      for (let k = line, end = line + span; k < end; k += diag) {
+        const bin = n[k]!;
+        const voxels = packed ? bin & low : bin;
+        if (voxels < 6) continue;
+        count++;
+        // The packed sum over 256 is exact: a multiple of 1/256 under 2^23.
+        const total = packed ? (bin >> shift) / 256 : sum[k]!;
+        if (Math.abs(total) > third * voxels * (1 - 1e-9)) larger = true;
+      }
+      if (count < 3) continue;
+      lines++;
+      if (!larger) continue;
+      count = 0;
+      for (let k = line, end = line + span; k < end; k += diag) {
+        const bin = n[k]!;
+        const voxels = packed ? bin & low : bin;
+        if (voxels < 6) continue;
+        const v = (packed ? (bin >> shift) / 256 : sum[k]!) / voxels;
+        let j = count++;
+        for (; j > 0 && z[j - 1]! > v; j--) z[j] = z[j - 1]!;
+        z[j] = v;
+      }
+      const m = Math.abs(z[count >> 1]!);
+      if (m > first) {
+        third = second;
+        second = first;
+        first = m;
+      } else if (m > second) {
+        third = second;
+        second = m;
+      } else if (m > third) third = m;
     }
-    if (count < 3) continue;
-    const m = Math.abs(z[count >> 1]!);
-    lines++;
-    if (m > first) {
-      third = second;
-      second = first;
-      first = m;
-    } else if (m > second) {
-      third = second;
-      second = m;
-    } else if (m > third) third = m;
-  }
   const top = lines >= 3 ? 0 + first + second + third : lines === 2 ? 0 + first + second : lines === 1 ? 0 + first : 0;
   return top / Math.max(1, Math.min(3, lines));
 }
@@ -262,21 +366,25 @@ export function ctMeasures(c: MeasureContext): Measures {
   const smooth = smoothedOnce(values, width, height);
   // One pass for every voxel-wise quantity: the classes (their masks as packed bits, their values gathered
   // for the percentiles), the residual, the masks the dilations start from, the clipping counts and the
-  // clamped image for the edge width, and the 8×8 blocks' sums (each block adds its voxels row by row, as a
-  // block at a time would).
+  // clamped image for the edge width. Each voxel's value is written to its class's buffer whether it belongs
+  // or not, and the class's count advances by the test: no branch to mispredict along a class's ragged edge.
   const words = (width + 31) >> 5;
   const bitWords = words * height * slices;
   const softBits = new Int32Array(bitWords),
+    airBits = new Int32Array(bitWords),
     bodyBits = new Int32Array(bitWords),
     notSoftBits = new Int32Array(bitWords),
     notAirBits = new Int32Array(bitWords);
   const residual = new Float32Array(n),
     clamped = new Float32Array(n);
-  // The classes' values, for their percentiles by selection (exact order statistics: the order they are
-  // gathered in does not matter). Soft tissue and air are disjoint, so they share one buffer from either
-  // end; fat lies within soft tissue and has its own. Single precision holds them exactly.
-  const classes = scratchFloat32('ct-classes', n),
+  // The classes' values, for their percentiles (exact order statistics: the order they are gathered in does
+  // not matter). Single precision holds them exactly.
+  const softValues = scratchFloat32('ct-soft', n),
+    airValues = scratchFloat32('ct-air', n),
     fatValues = scratchFloat32('ct-fat', n);
+  // The clipping limit: the stored maximum or 3071 HU, whichever is lower (a stored maximum that is not a
+  // number compares false, leaving 3071).
+  const limit = high < 3071 ? high : 3071;
   let softN = 0,
     airN = 0,
     bodyN = 0,
@@ -286,94 +394,86 @@ export function ctMeasures(c: MeasureContext): Measures {
     max = -Infinity;
   const bx = Math.floor(width / BLOCK),
     by = Math.floor(height / BLOCK);
-  const blocksEnd = bx * BLOCK;
-  const blockSum = new Float64Array(bx),
-    blockSq = new Float64Array(bx),
-    blockSoft = new Int32Array(bx),
-    blockAir = new Int32Array(bx);
   const softSd: number[] = [],
     airSd: number[] = [];
   for (let z = 0; z < slices; z++)
     for (let y = 0; y < height; y++) {
-      const inBlocks = y < by * BLOCK;
-      if (y % BLOCK === 0) {
-        blockSum.fill(0);
-        blockSq.fill(0);
-        blockSoft.fill(0);
-        blockAir.fill(0);
-      }
       const w0 = (z * height + y) * words;
-      let soft = 0,
-        body = 0,
-        notSoft = 0,
-        notAir = 0,
-        rowSum = 0,
-        rowSq = 0;
-      for (let x = 0, i = z * plane + y * width; x < width; x++, i++) {
-        const v = smooth[i]!,
-          raw = values[i]!;
-        const bit = 1 << (x & 31);
-        const isSoft = v >= SOFT[0] && v <= SOFT[1];
-        // Below -1100 is padding outside the reconstructed circle, not air.
-        const isAir = v >= -1100 && v <= -400;
-        if (isSoft) {
-          soft |= bit;
-          classes[softN++] = raw;
-        }
-        if (isAir) classes[n - ++airN] = v;
-        if (v > -500) {
-          body |= bit;
-          bodyN++;
-          if (raw >= high || raw >= 3071) atLimit++;
-        }
-        if (v >= -150 && v <= -50) fatValues[fatN++] = raw;
-        // The brightest value and how many body voxels hold it, counted as the maximum rises.
-        if (raw > max) {
-          max = raw;
-          atTop = v > -500 ? 1 : 0;
-        } else if (raw === max && v > -500) atTop++;
-        residual[i] = raw - v;
-        // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values
-        // keep them out.
-        if (!(isSoft && raw > -300 && raw < 400)) notSoft |= bit;
-        // Homogeneous air, for the rings that run through the air around the body.
-        if (!(isAir && v <= -700 && raw > -1150 && raw < -650)) notAir |= bit;
-        clamped[i] = Math.max(-1000, Math.min(1000, raw));
-        if (inBlocks && x < blocksEnd) {
-          // A block's row of voxels is added in registers, from and back to its running sums: the same
-          // additions in the same order, without each waiting for the one before it to reach memory.
-          const b = (x / BLOCK) | 0;
-          if (x % BLOCK === 0) {
-            rowSum = blockSum[b]!;
-            rowSq = blockSq[b]!;
+      for (let j = 0; j < words; j++) {
+        let soft = 0,
+          air = 0,
+          body = 0,
+          notSoft = 0,
+          notAir = 0;
+        const x0 = 32 * j,
+          start = z * plane + y * width + x0;
+        for (let b = 0, i = start, end = start + Math.min(32, width - x0); i < end; b++, i++) {
+          const v = smooth[i]!,
+            raw = values[i]!;
+          const isSoft = v >= -150 && v <= 250 ? 1 : 0;
+          // Below -1100 is padding outside the reconstructed circle, not air.
+          const isAir = v >= -1100 && v <= -400 ? 1 : 0;
+          const isBody = v > -500 ? 1 : 0;
+          soft |= isSoft << b;
+          air |= isAir << b;
+          body |= isBody << b;
+          softValues[softN] = raw;
+          softN += isSoft;
+          airValues[airN] = v;
+          airN += isAir;
+          fatValues[fatN] = raw;
+          fatN += v >= -150 && v <= -50 ? 1 : 0;
+          bodyN += isBody;
+          atLimit += isBody & (raw >= limit ? 1 : 0);
+          // The brightest value and how many body voxels hold it, counted as the maximum rises.
+          if (raw >= max) {
+            if (raw > max) {
+              max = raw;
+              atTop = isBody;
+            } else atTop += isBody;
           }
-          rowSum += raw;
-          rowSq += raw * raw;
-          if (isSoft) blockSoft[b]!++;
-          if (isAir) blockAir[b]!++;
-          if (x % BLOCK === BLOCK - 1) {
-            blockSum[b] = rowSum;
-            blockSq[b] = rowSq;
-          }
+          residual[i] = raw - v;
+          // Thin dense objects (head holders, table edges, wires) blur into the soft range: their raw values
+          // keep them out.
+          notSoft |= (isSoft && raw > -300 && raw < 400 ? 0 : 1) << b;
+          // Homogeneous air, for the rings that run through the air around the body.
+          notAir |= (isAir && v <= -700 && raw > -1150 && raw < -650 ? 0 : 1) << b;
+          clamped[i] = Math.max(-1000, Math.min(1000, raw));
         }
-        if ((x & 31) === 31 || x === width - 1) {
-          const k = w0 + (x >> 5);
-          softBits[k] = soft;
-          bodyBits[k] = body;
-          notSoftBits[k] = notSoft;
-          notAirBits[k] = notAir;
-          soft = body = notSoft = notAir = 0;
-        }
+        const k = w0 + j;
+        softBits[k] = soft;
+        airBits[k] = air;
+        bodyBits[k] = body;
+        notSoftBits[k] = notSoft;
+        notAirBits[k] = notAir;
       }
-      if (inBlocks && y % BLOCK === BLOCK - 1)
-        for (let b = 0; b < bx; b++) {
-          const sum = blockSum[b]!,
-            cells = BLOCK * BLOCK;
-          const sd = Math.sqrt(Math.max(0, blockSq[b]! / cells - (sum / cells) ** 2) * (cells / (cells - 1)));
-          if (!(sd > 0)) continue;
-          if (blockSoft[b] === cells) softSd.push(sd);
-          if (blockAir[b] === cells) airSd.push(sd);
+      // The 8×8 blocks whose voxels are all soft tissue or all air, once their last row is in: only those
+      // are measured (row by row, each row from left to right, as the block's sums were always added).
+      if (y % BLOCK !== BLOCK - 1 || y >= by * BLOCK) continue;
+      const top = z * height + y - (BLOCK - 1);
+      for (let b = 0; b < bx; b++) {
+        const j = (b * BLOCK) >> 5,
+          shift = (b * BLOCK) & 31;
+        let allSoft = 0xff,
+          allAir = 0xff;
+        for (let r = 0; r < BLOCK; r++) {
+          allSoft &= softBits[(top + r) * words + j]! >>> shift;
+          allAir &= airBits[(top + r) * words + j]! >>> shift;
         }
+        if (allSoft !== 0xff && allAir !== 0xff) continue;
+        let sum = 0,
+          sq = 0;
+        for (let r = 0; r < BLOCK; r++)
+          for (let i = (top + r) * width + b * BLOCK, end = i + BLOCK; i < end; i++) {
+            const raw = values[i]!;
+            sum += raw;
+            sq += raw * raw;
+          }
+        const cells = BLOCK * BLOCK;
+        const sd = Math.sqrt(Math.max(0, sq / cells - (sum / cells) ** 2) * (cells / (cells - 1)));
+        if (!(sd > 0)) continue;
+        (allSoft === 0xff ? softSd : airSd).push(sd);
+      }
     }
   // The quietest quarter of whole blocks is homogeneous tissue; edges and structure only raise a block's SD.
   const noise =
@@ -383,11 +483,11 @@ export function ctMeasures(c: MeasureContext): Measures {
         ? quantileInPlace(Float64Array.from(airSd), 25)
         : 0;
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
-  const airHu = airN ? quantileInPlace(classes.subarray(n - airN), 10) : -1000;
+  const airHu = airN ? quantileInPlace(airValues.subarray(0, airN), 10) : -1000;
   // Soft tissue's and fat's values are raw Hounsfield units, whole numbers on nearly every scan: counted.
-  const softValues = classes.subarray(0, softN),
+  const soft = softValues.subarray(0, softN),
     fat = fatValues.subarray(0, fatN);
-  const softHu = softN ? (integerMedian(softValues) ?? quantileInPlace(softValues, 50)) : 40;
+  const softHu = softN ? (integerMedian(soft) ?? quantileInPlace(soft, 50)) : 40;
   const fatHu = integerMedian(fat) ?? quantileInPlace(fat, 50);
   // Calibration error in HU: how far air is from -1000 and soft tissue from the 0–60 band.
   // The darkest class may be lung (about -850) when the field holds no outside air, so -1100 to -850 is fine.
@@ -434,7 +534,7 @@ export function ctMeasures(c: MeasureContext): Measures {
     hu_error: huError,
     cnr: noise > 0 && fatHu < 0 ? Math.abs(softHu - fatHu) / noise : 0,
     streaks: lines.streaks,
-    metal_streaks: residualSd > 0 ? metalStreaks(values, residual, keep) : 0,
+    metal_streaks: residualSd > 0 ? metalStreaks(values, residual, keep, max) : 0,
     rings: lines.rings,
     clipped,
     edge_width: edgeWidth(clamped, width, height, near) * c.stride,
