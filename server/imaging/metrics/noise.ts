@@ -1,6 +1,6 @@
 import { moments, momentsOfSums, skewness } from './histogram.ts';
 import { immerkaer, orderStatistics } from './image-stats.ts';
-import { integerCounts } from './integer-median.ts';
+import { integerCounts, type IntegerCounts } from './integer-median.ts';
 import { scratchFloat32 } from './scratch.ts';
 
 /** How the noise level was estimated. */
@@ -43,12 +43,14 @@ export function backgroundNoise(
 /**
  * backgroundNoise of the background's values gathered in scan order (`background`, left as it is) whose
  * moments (without skewness) are `m`, as a caller's pass over the voxels found them: the same sums in the
- * same order, so the same result to the bit, without passes of its own over the whole image.
+ * same order, so the same result to the bit, without passes of its own over the whole image. `counted`, when
+ * the caller counted the values (whole numbers) as it gathered them, saves counting them again.
  */
 export function backgroundNoiseOf(
   background: Float32Array,
   m: ReturnType<typeof momentsOfSums>,
   magnitude: boolean,
+  counted?: IntegerCounts,
 ): { sigma: number; model: NoiseModel; mean: number } {
   let skew = 0;
   if (!magnitude && m.sd > 0 && m.mean / m.sd > 1.7 && m.mean / m.sd < 2.15) {
@@ -63,6 +65,11 @@ export function backgroundNoiseOf(
   if (looksRayleigh(m.mean, m.sd, skew, magnitude))
     return { sigma: Math.sqrt(m.meanSquare / 2), model: 'rayleigh', mean: m.mean };
   const step = Math.max(1, Math.floor(m.n / 400_000));
+  // Every value is picked then: the median and MAD of their counts are those the selections would find.
+  if (step === 1 && counted) {
+    const { mad } = integerMedianAndMad(background.length, counted);
+    return { sigma: mad > 0 ? mad * 1.4826 : m.sd, model: 'gaussian', mean: m.mean };
+  }
   const picked = scratchFloat32('background-picked', Math.ceil(m.n / step));
   for (let k = 0, i = 0; k < picked.length; k++, i += step) picked[k] = background[i]!;
   return gaussianNoise(picked, m);
@@ -70,7 +77,8 @@ export function backgroundNoiseOf(
 
 /** The Gaussian estimate from `picked` (overwritten): 1.4826 MAD about the median, or the SD without spread. */
 function gaussianNoise(picked: Float32Array, m: { sd: number; mean: number }) {
-  const counted = integerMedianAndMad(picked);
+  const counts = integerCounts(picked);
+  const counted = counts && integerMedianAndMad(picked.length, counts);
   if (counted)
     return { sigma: counted.mad > 0 ? counted.mad * 1.4826 : m.sd, model: 'gaussian' as const, mean: m.mean };
   const median = picked.length ? orderStatistics(picked, picked.length >> 1, false)[0] : 0;
@@ -80,15 +88,11 @@ function gaussianNoise(picked: Float32Array, m: { sd: number; mean: number }) {
 }
 
 /**
- * The value of rank n >> 1 of `values` and of their distances from it, as the two selections give them,
- * from the values' counts (integerCounts): the distances' counts follow from those, and a walk over each
- * finds the rank. Undefined where the values cannot be counted, for the selections to do.
+ * The value of rank n >> 1 of `n` whole values and of their distances from it, as the two selections give
+ * them, from the values' counts (integerCounts): the distances' counts follow from those, and a walk over each
+ * finds the rank.
  */
-function integerMedianAndMad(values: Float32Array): { median: number; mad: number } | undefined {
-  const counted = integerCounts(values);
-  if (!counted) return undefined;
-  const { min, counts } = counted;
-  const n = values.length;
+function integerMedianAndMad(n: number, { min, counts }: IntegerCounts): { median: number; mad: number } {
   const rank = n >> 1;
   let at = 0;
   for (let seen = counts[0]!; seen <= rank; seen += counts[++at]!);

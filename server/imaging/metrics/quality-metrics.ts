@@ -14,6 +14,7 @@ import {
   binScale,
   countBuffer,
   histogram,
+  HISTOGRAM_BINS,
   momentsOfSums,
   otsuThreshold,
   percentile,
@@ -23,6 +24,7 @@ import { dilateBits, luminance } from './mask.ts';
 import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
 import { finiteMeasurementGrid, gridStride } from './measurement-grid.ts';
 import { backgroundNoiseOf, laplacianNoise, type NoiseModel } from './noise.ts';
+import type { IntegerCounts } from './integer-median.ts';
 import { scratchFloat32 } from './scratch.ts';
 import { forgetSmoothed, ghostRatio, laplacianVariance } from './sharpness.ts';
 
@@ -142,6 +144,95 @@ function energyRatio(
 }
 
 /**
+ * energyRatio of whole values given as counts per value (`fg` of `nf` values, `bg` of `nb`), to the bit: a
+ * histogram's median bin is the bin of the value of rank ⌈total / 2⌉ (binning keeps the order), and the
+ * magnitudes in order are the values walked outward from the offset, so only that one magnitude is binned.
+ */
+function countedEnergyRatio(
+  fg: IntegerCounts,
+  nf: number,
+  bg: IntegerCounts,
+  nb: number,
+  offset: number,
+  { plain, top, low, high }: MagnitudeExtent,
+): number {
+  const bins = HISTOGRAM_BINS;
+  const bgMedian =
+    high >= low && nb > 0
+      ? binValue(
+          low,
+          high,
+          ((magnitudeOfRank(bg, Math.ceil(0.5 * nb), offset, plain) - low) * binScale(low, high, bins) + 0.5) | 0,
+        )
+      : 0;
+  const b = bgMedian ** 2;
+  if (b < 1e-3) return Infinity;
+  const fgMedian =
+    high >= low && nf > 0
+      ? binValue(0, top, (magnitudeOfRank(fg, Math.ceil(0.5 * nf), offset, plain) * binScale(0, top, bins) + 0.5) | 0)
+      : 0;
+  return fgMedian ** 2 / b;
+}
+
+/** The value percentile() gives for bin `b` of a histogram over [min, max] of HISTOGRAM_BINS bins. */
+function binValue(min: number, max: number, b: number): number {
+  return min + b * ((max - min) / (HISTOGRAM_BINS - 1));
+}
+
+/**
+ * The `rank`-th smallest (from 1) magnitude of the counted values: the value itself when `plain`, else
+ * |v - offset| in single precision, as energyRatio takes them. Both sides of the offset give magnitudes that
+ * grow away from it, so the two are merged like sorted lists.
+ */
+function magnitudeOfRank({ min, counts }: IntegerCounts, rank: number, offset: number, plain: boolean): number {
+  let seen = 0;
+  if (plain) {
+    for (let j = 0; j < counts.length; j++) {
+      seen += counts[j]!;
+      if (seen >= rank) return min + j;
+    }
+    return min + counts.length - 1;
+  }
+  // `up` walks from the first value at or above the offset, `down` from the one before it.
+  let up = Math.max(0, Math.min(counts.length, Math.ceil(offset - min))),
+    down = up - 1;
+  for (;;) {
+    const mUp = up < counts.length ? Math.fround(Math.abs(min + up - offset)) : Infinity;
+    const mDown = down >= 0 ? Math.fround(Math.abs(min + down - offset)) : Infinity;
+    if (mUp === Infinity && mDown === Infinity) return 0;
+    if (mUp <= mDown) {
+      seen += counts[up++]!;
+      if (seen >= rank) return mUp;
+    } else {
+      seen += counts[down--]!;
+      if (seen >= rank) return mDown;
+    }
+  }
+}
+
+/** The bin of each whole value from `min` on, in a histogram where each has a bin of its own. */
+interface ValueBins {
+  min: number;
+  bins: Int32Array;
+}
+
+/** The bin of each whole value from the histogram's smallest to its largest (each its own, see measureGrid). */
+function valueBins(all: Histogram): ValueBins {
+  const scale = binScale(all.min, all.max, all.counts.length);
+  const bins = new Int32Array(all.max - all.min + 1);
+  // The value's bin as histogram() computes it from the value.
+  for (let j = 0; j < bins.length; j++) bins[j] = ((all.min + j - all.min) * scale + 0.5) | 0;
+  return { min: all.min, bins };
+}
+
+/** Counts per value (from the histogram's smallest, as integerCounts gives them) of counts per bin. */
+function countsByValue({ min, bins }: ValueBins, binCounts: Uint32Array): IntegerCounts {
+  const counts = new Int32Array(bins.length);
+  for (let j = 0; j < bins.length; j++) counts[j] = binCounts[bins[j]!]!;
+  return { min, counts };
+}
+
+/**
  * Measures a decoded image: foreground by Otsu, noise from the background (Rayleigh-corrected for MR
  * magnitude), SNR, CNR, EFC, FBER, sharpness, clipping, dynamic range and ghosting; colour images also
  * get the histology measures.
@@ -199,7 +290,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     fgSumSq = 0,
     clipped = 0,
     energy = 0,
-    magnitudeTop = plain ? Math.max(0, all.max) : 0;
+    fractions = 0;
   for (let row = 0, i = 0, rows = height * slices; row < rows; row++)
     for (let k = row * words, x = 0; x < width; k++) {
       let word = 0;
@@ -214,15 +305,23 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
           fgSumSq += v * v;
           fgCounts[((v - all.min) * scale + 0.5) | 0]!++;
         }
-        const exact = Math.abs(v - offset);
-        if (exact > magnitudeTop) magnitudeTop = exact;
         if (v >= top || (v <= bottom && inObject)) clipped++;
+        fractions += +(v !== Math.floor(v));
         // d·d rather than d ** 2: the same number (the power function squares by one multiplication) without its call.
         const d = v - offset;
         energy += d * d;
       }
       objectBits[k] = word;
     }
+  // The largest magnitude about the offset lies at the smallest or largest value (|v - offset| falls, then
+  // rises): the same number a running maximum over the voxels finds.
+  const magnitudeTop =
+    n === 0 ? 0 : plain ? Math.max(0, all.max) : Math.max(Math.abs(all.min - offset), Math.abs(all.max - offset));
+  // Whole numbers over at most as many values as the histogram has bins fall each in a bin of their own: the
+  // histogram's counts are then the counts per value, from which the medians below follow without selecting
+  // or binning the voxels again.
+  const byValue = fractions === 0 && n > 0 && all.max - all.min <= all.counts.length - 1 ? valueBins(all) : undefined;
+  const bgBins = byValue ? new Uint32Array(all.counts.length) : undefined;
   // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
   // What is outside `grown` is the background. Grown on packed bits, each written out as bytes once.
   const { mask: band, bits: bandBits } = dilateBits({ bits: objectBits, words, width, height, slices }, n, 2);
@@ -250,14 +349,16 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
         const m = plain ? v : Math.fround(Math.abs(v - offset));
         if (m < backgroundLow) backgroundLow = m;
         if (m > backgroundHigh) backgroundHigh = m;
+        if (bgBins) bgBins[((v - all.min) * scale + 0.5) | 0]!++;
       }
+  const bgByValue = byValue && bgBins ? countsByValue(byValue, bgBins) : undefined;
   const fg = momentsOfSums(fgN, fgSum, fgSumSq);
   const fgHist: Histogram = { min: all.min, max: all.max, counts: fgCounts, total: fgN };
   const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
   const magnitude = modality === 'MR' && percentile(all, 0.5) >= 0;
   const background = bgValues.subarray(0, backgroundCount);
   const noise = enoughBackground
-    ? backgroundNoiseOf(background, momentsOfSums(backgroundCount, bgSum, bgSumSq), magnitude)
+    ? backgroundNoiseOf(background, momentsOfSums(backgroundCount, bgSum, bgSumSq), magnitude, bgByValue)
     : { sigma: laplacianNoise(values, width, height), model: 'laplacian' as const, mean: percentile(all, 1) };
   const sigma = Math.max(noise.sigma, 1e-6);
   const span = percentile(fgHist, 99) - percentile(fgHist, 1) || percentile(all, 99.5) - percentile(all, 0.5);
@@ -268,14 +369,12 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   // MR measures its own ghosting on the head (mr-artefacts.ts); the other families keep the plain half-FOV ratio.
   const ghost =
     enoughBackground && family !== 'MR' ? ghostRatio(values, width, height, object, grown, fg.mean) : undefined;
-  const fber = enoughBackground
-    ? energyRatio(fgValues.subarray(0, fgN), background, offset, all, {
-        plain,
-        top: magnitudeTop,
-        low: backgroundLow,
-        high: backgroundHigh,
-      })
-    : 0;
+  const magnitudes: MagnitudeExtent = { plain, top: magnitudeTop, low: backgroundLow, high: backgroundHigh };
+  const fber = !enoughBackground
+    ? 0
+    : byValue && bgByValue
+      ? countedEnergyRatio(countsByValue(byValue, fgCounts), fgN, bgByValue, backgroundCount, offset, magnitudes)
+      : energyRatio(fgValues.subarray(0, fgN), background, offset, all, magnitudes);
   let crop: FullResolutionCrop | undefined;
   const context: MeasureContext = {
     values,
