@@ -1,7 +1,19 @@
 import { quantileInPlace } from './image-stats.ts';
+import { type MaskBits, ones32, packMask } from './mask-bits.ts';
 
 /** The field is read only where at least this share of a block is the tissue it follows. */
 const FILLED = 0.25;
+
+/** How many bits [x0, x1) of the packed row starting at word `w0` hold. */
+function setBitsIn(bits: Int32Array, w0: number, x0: number, x1: number): number {
+  let n = 0;
+  for (let k = x0 >> 5, last = (x1 - 1) >> 5; k <= last; k++) {
+    const lo = k === x0 >> 5 ? x0 & 31 : 0,
+      hi = k === last ? ((x1 - 1) & 31) + 1 : 32;
+    n += ones32(bits[w0 + k]! & (hi === 32 ? -1 : (1 << hi) - 1) & (-1 << lo));
+  }
+  return n;
+}
 
 /** Gaussian weights of standard deviation `sigma`, to three sigma each side. */
 function gaussian(sigma: number): Float64Array {
@@ -14,7 +26,9 @@ function gaussian(sigma: number): Float64Array {
 /**
  * `level` and `weight` (nx × ny, `level` 0 wherever `weight` is) each convolved with `w` along x then y, zero
  * outside (normalised convolution divides it out): both in the same loops, each summed in the order a
- * convolution of it alone would add, so the same to the bit. A row without weight stays 0, as its sums would.
+ * convolution of it alone would add, so the same to the bit. A row without weight stays 0, as its sums would;
+ * so do the terms beyond a row's first and last block with weight. Only the blocks with weight are read
+ * afterwards: the others are left 0.
  */
 function smoothPair(
   level: Float64Array,
@@ -26,15 +40,24 @@ function smoothPair(
   const r = (w.length - 1) / 2;
   const levelAcross = new Float64Array(level.length),
     weightAcross = new Float64Array(weight.length);
+  const filled = new Uint8Array(ny);
   for (let y = 0; y < ny; y++) {
     const row = y * nx;
-    let any = false;
-    for (let x = 0; x < nx; x++) any ||= weight[row + x]! !== 0;
-    if (!any) continue;
-    for (let x = 0; x < nx; x++) {
+    // The row's first and last blocks with weight: the terms beyond them are zeros, which would leave the
+    // sums as they are, so they are not added.
+    let a = nx,
+      b = -1;
+    for (let x = 0; x < nx; x++)
+      if (weight[row + x] !== 0) {
+        a = Math.min(a, x);
+        b = x;
+      }
+    if (b < 0) continue;
+    filled[y] = 1;
+    for (let x = Math.max(0, a - r), last = Math.min(nx - 1, b + r); x <= last; x++) {
       let s = 0,
         c = 0;
-      for (let k = Math.max(-r, -x), end = Math.min(r, nx - 1 - x); k <= end; k++) {
+      for (let k = Math.max(-r, a - x), end = Math.min(r, b - x); k <= end; k++) {
         s += w[k + r]! * level[row + x + k]!;
         c += w[k + r]! * weight[row + x + k]!;
       }
@@ -46,9 +69,12 @@ function smoothPair(
     weightOut = new Float64Array(weight.length);
   for (let y = 0; y < ny; y++)
     for (let x = 0; x < nx; x++) {
+      if (weight[y * nx + x] === 0) continue;
       let s = 0,
         c = 0;
       for (let k = Math.max(-r, -y), end = Math.min(r, ny - 1 - y); k <= end; k++) {
+        // A row without weight holds zeros: adding them would leave both sums as they are.
+        if (!filled[y + k]) continue;
         s += w[k + r]! * levelAcross[(y + k) * nx + x]!;
         c += w[k + r]! * weightAcross[(y + k) * nx + x]!;
       }
@@ -67,13 +93,16 @@ function smoothPair(
  * Reported for information, with no limit: clean clinical images with surface coils reach 0.7, and on a small
  * matrix (64²) the anatomy itself varies as much as a coil's field would.
  * Undefined when fewer than four blocks hold enough tissue to read the field at (a small image).
+ * `tissueBits` is `tissue` packed (packMask), when the caller has it.
  */
 export function biasFieldSpread(
   values: Float32Array,
   width: number,
   height: number,
   tissue: Uint8Array,
+  tissueBits: MaskBits = packMask(tissue, width, height),
 ): number | undefined {
+  const { bits, words } = tissueBits;
   // Blocks of a 32nd of the field of view (at least 4 voxels): enough voxels for a percentile, and enough
   // blocks across the head for a field to show on a small matrix.
   const BLOCK = Math.max(4, Math.round(Math.min(width, height) / 32));
@@ -92,17 +121,29 @@ export function biasFieldSpread(
     const firsts = Array.from({ length: BLOCK * BLOCK + 1 }, (_, n) => inBlock.subarray(0, n));
     for (let by = 0; by < ny; by++)
       for (let bx = 0; bx < nx; bx++) {
-        let n = 0;
         const x0 = bx * BLOCK,
-          x1 = Math.min(width, x0 + BLOCK);
-        for (let y = by * BLOCK, y1 = Math.min(height, y + BLOCK); y < y1; y++)
-          for (let i = o + y * width + x0, end = o + y * width + x1; i < end; i++) {
-            // Every voxel is written and only the tissue's kept (the count moves on by 0 or 1): no branch to
-            // mispredict along the head's edge.
-            inBlock[n] = values[i]!;
-            n += +(tissue[i] !== 0);
-          }
+          x1 = Math.min(width, x0 + BLOCK),
+          y0 = by * BLOCK,
+          y1 = Math.min(height, y0 + BLOCK);
+        // The block's tissue counted on the packed bits first: most blocks are skipped (too little tissue)
+        // or wholly tissue without a voxel of theirs tested.
+        let n = 0;
+        for (let y = y0; y < y1; y++) n += setBitsIn(bits, (z * height + y) * words, x0, x1);
         if (n < FILLED * BLOCK * BLOCK) continue;
+        if (n === (x1 - x0) * (y1 - y0)) {
+          n = 0;
+          for (let y = y0; y < y1; y++)
+            for (let i = o + y * width + x0, end = o + y * width + x1; i < end; i++) inBlock[n++] = values[i]!;
+        } else {
+          n = 0;
+          for (let y = y0; y < y1; y++)
+            for (let i = o + y * width + x0, end = o + y * width + x1; i < end; i++) {
+              // Every voxel is written and only the tissue's kept (the count moves on by 0 or 1): no branch to
+              // mispredict along the head's edge.
+              inBlock[n] = values[i]!;
+              n += +(tissue[i] !== 0);
+            }
+        }
         level[by * nx + bx] = quantileInPlace(firsts[n]!, 80);
         weight[by * nx + bx] = 1;
       }

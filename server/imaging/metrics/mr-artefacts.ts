@@ -3,14 +3,17 @@
 // the image's matrix, so a field of view closed in on the head, another matrix size, a quarter turn or a
 // background of exact zeros does not change what a clean image measures.
 import { type MaskBits, morphBits, packMask, unpackMask } from './mask-bits.ts';
-import { blockStats, pick, quantile } from './image-stats.ts';
-import { scratchFloat32 } from './scratch.ts';
+import { pick, quantile } from './image-stats.ts';
+import { scratchFloat32, scratchUint8 } from './scratch.ts';
 import { binomialSmooth, smoothedOnce } from './sharpness.ts';
 
 /** The in-plane axis a DICOM image's phase was encoded along (InPlanePhaseEncodingDirection: ROW → x, COL → y). */
 export type PhaseAxis = 'x' | 'y';
 
-/** The head and the air around it, slice by slice. */
+/**
+ * The head and the air around it, slice by slice. The byte masks are work buffers, good until the next
+ * headMasks call (a check builds them once and reads them before it returns).
+ */
 export interface HeadMasks {
   /** The object with its gaps closed and its holes (skull, ventricles, dark tissue) filled. */
   head: Uint8Array;
@@ -117,17 +120,22 @@ function joinRows(runs: Int32Array, first: Int32Array, height: number, parent: I
  * non-object voxels filled in. A morphological closing and hole filling, as MRIQC's head mask.
  * Pieces and the regions between them are found as runs of each row, joined where runs of neighbouring
  * rows share a column (4-neighbours): a slice holds a few runs a row where it holds hundreds of voxels.
+ * `packed` is `object` packed (packMask), when the caller has it.
  */
-export function headMasks(object: Uint8Array, width: number, height: number, margin: number): HeadMasks {
+export function headMasks(
+  object: Uint8Array,
+  width: number,
+  height: number,
+  margin: number,
+  packed: MaskBits = packMask(object, width, height),
+): HeadMasks {
   const plane = width * height;
   const slices = plane ? object.length / plane : 0;
   const close = Math.max(1, Math.round(Math.min(width, height) / 64));
   // The closing runs on a frame `close` voxels wide, so an object touching the border is not cut open.
-  const packed = packMask(object, width, height);
   const closedBits = morphBits(morphBits(packed, close, false), close, true);
   for (let k = 0; k < packed.bits.length; k++) closedBits.bits[k]! |= packed.bits[k]!;
   const { words } = packed;
-  const head = new Uint8Array(object.length);
   const headBits: MaskBits = { bits: new Int32Array(packed.bits.length), words, width, height, slices };
   // A row holds at most width / 2 + 1 runs of either kind.
   const most = height * ((width >> 1) + 2);
@@ -139,9 +147,7 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
     gapFirst = workInts(5, height + 1);
   const outside = workInts(6, most);
   const minPiece = Math.max(4, plane * 0.005);
-  let headCount = 0;
   for (let z = 0; z < slices; z++) {
-    const o = z * plane;
     // The closed object's runs, joined into pieces and sized.
     let n = 0;
     for (let y = 0; y < height; y++) {
@@ -180,38 +186,23 @@ export function headMasks(object: Uint8Array, width: number, height: number, mar
         if (y === 0 || y === height - 1 || gaps[2 * r] === 0 || gaps[2 * r + 1] === width) outside[root(parent, r)] = 1;
     // The head: each row less its gaps that reach the border.
     for (let y = 0; y < height; y++) {
-      const row = o + y * width,
-        w0 = (z * height + y) * words;
+      const w0 = (z * height + y) * words;
       let from = 0;
       for (let r = gapFirst[y]!, end = gapFirst[y + 1]!; r <= end; r++) {
         // Each outside gap ends the head's run before it; the row's end ends the last.
         if (r < end && !outside[root(parent, r)]) continue;
         const to = r < end ? gaps[2 * r]! : width;
-        if (to > from) {
-          head.fill(1, row + from, row + to);
-          setBits(headBits.bits, w0, from, to);
-          headCount += to - from;
-        }
+        if (to > from) setBits(headBits.bits, w0, from, to);
         if (r < end) from = gaps[2 * r + 1]!;
       }
     }
   }
-  // The air: what the head grown by the margin leaves, written run by run.
-  const grown = morphBits(headBits, margin, false);
-  const air = new Uint8Array(object.length);
-  let airCount = 0;
-  for (let row = 0, rows = height * slices; row < rows; row++) {
-    const n = bitRuns(grown.bits, row * words, words, runs, 0);
-    let from = 0;
-    for (let k = 0; k <= n; k += 2) {
-      const to = k < n ? runs[k]! : width;
-      if (to > from) {
-        air.fill(1, row * width + from, row * width + to);
-        airCount += to - from;
-      }
-      if (k < n) from = runs[k + 1]!;
-    }
-  }
+  // Both masks written out from their bits into work buffers kept between calls (every byte is written): the
+  // head, and the air, what the head grown by the margin leaves.
+  const head = scratchUint8('head-mask', object.length),
+    air = scratchUint8('air-mask', object.length);
+  const headCount = unpackMask(headBits, head);
+  const airCount = unpackMask(morphBits(headBits, margin, false), air, true);
   return { head, air, airCount, headCount, headBits };
 }
 
@@ -438,6 +429,48 @@ export function ghosting(
 }
 
 /**
+ * The mean of every whole `size`×`size` block of every slice that lies wholly in `air` (inside 1), as
+ * blockStats gives it (summed in the same order); the other blocks (inside 0) are not summed, and only
+ * tested until their first voxel outside the air.
+ */
+function airBlockMeans(
+  values: Float32Array,
+  air: Uint8Array,
+  width: number,
+  height: number,
+  size: number,
+): { mean: Float64Array; inside: Uint8Array; count: number } {
+  const slices = Math.floor(values.length / Math.max(1, width * height));
+  const bx = Math.floor(width / size),
+    by = Math.floor(height / size);
+  const count = bx * by * slices;
+  const mean = new Float64Array(count),
+    inside = new Uint8Array(count);
+  const n = size * size;
+  let k = 0;
+  for (let z = 0; z < slices; z++) {
+    const o = z * width * height;
+    for (let j = 0; j < by; j++)
+      for (let i = 0; i < bx; i++, k++) {
+        let all = true;
+        for (let y = j * size; y < (j + 1) * size && all; y++)
+          for (let at = o + y * width + i * size, end = at + size; at < end; at++)
+            if (!air[at]) {
+              all = false;
+              break;
+            }
+        if (!all) continue;
+        let sum = 0;
+        for (let y = j * size; y < (j + 1) * size; y++)
+          for (let at = o + y * width + i * size, end = at + size; at < end; at++) sum += values[at]!;
+        mean[k] = sum / n;
+        inside[k] = 1;
+      }
+  }
+  return { mean, inside, count };
+}
+
+/**
  * Structure in the background air (motion ghosts, replicas of the head along the phase axis), as a fraction
  * of the head's signal: the spread of the air's block means, less what its noise alone gives them, over the
  * mean signal. Blocks are a fixed share of the field of view (a 24th of its smaller side), so a matrix
@@ -454,7 +487,7 @@ export function backgroundStructure(
   signal: number,
 ): number | undefined {
   const size = Math.max(4, Math.round(Math.min(width, height) / 24));
-  const blocks = blockStats(values, width, height, size, masks.air);
+  const blocks = airBlockMeans(values, masks.air, width, height, size);
   const means = pick(blocks.mean, (k) => blocks.inside[k] === 1);
   if (means.length < 8 || !(signal > 0)) return undefined;
   const spread = (quantile(means, 90) - quantile(means, 10)) / 2.563;
@@ -570,7 +603,8 @@ function lineCorrelation(
  */
 export function wrapAround(values: Float32Array, masks: HeadMasks, width: number, height: number): number {
   const smooth = smoothedOnce(values, width, height);
-  const inner = new Uint8Array(masks.head.length);
+  // A work buffer kept between calls: unpacking writes every byte.
+  const inner = scratchUint8('head-inner', masks.head.length);
   unpackMask(morphBits(masks.headBits ?? packMask(masks.head, width, height), 2, true), inner);
   let worst = 0;
   for (const axis of ['y', 'x'] as const) {

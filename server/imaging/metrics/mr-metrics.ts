@@ -1,10 +1,11 @@
 import type { MeasureContext, Measures } from './context.ts';
+import { packMask } from './mask-bits.ts';
 import { histogram, moments, momentsOfSums, otsuThreshold } from './histogram.ts';
 import { edgeWidth, immerkaer, pileUpShare } from './image-stats.ts';
 import { medianInPlace } from './integer-median.ts';
 import { backgroundNoise } from './noise.ts';
 import { biasFieldSpread } from './bias-field.ts';
-import { scratchFloat64 } from './scratch.ts';
+import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch.ts';
 import { knownSmallWholeNumbers } from './sharpness.ts';
 import { backgroundStructure, ghosting, headMasks, wrapAround } from './mr-artefacts.ts';
 
@@ -28,21 +29,34 @@ export interface MrGiven {
 export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const { values, width, height, object, grown } = c;
   const n = values.length;
-  let bgN = 0;
-  // Masks hold 0 or 1: counting by adding, without a branch to mispredict at the object's edge.
-  for (let i = 0; i < n; i++) bgN += 1 - grown[i]!;
+  // One pass counts the background and finds the object's range (for its histogram's binning and pileUp's
+  // clipping). Masks hold 0 or 1: the count adds, without a branch to mispredict at the object's edge.
+  let bgN = 0,
+    top = -Infinity,
+    bottom = Infinity;
+  for (let i = 0; i < n; i++) {
+    bgN += 1 - grown[i]!;
+    if (!object[i]) continue;
+    const v = values[i]!;
+    if (v < bottom) bottom = v;
+    if (v > top) top = v;
+  }
   const enough = bgN >= Math.max(64, n * 0.05);
   const noise = enough
     ? (given.rayleigh ?? backgroundNoise(values, grown, true, 0))
     : { sigma: 0, model: 'laplacian', mean: 0 };
   const fg = given.foreground ?? moments(values, object, 1);
-  // Two tissue classes inside the object (grey/white matter, or tissue/fluid).
-  const inner = histogram(values, object);
+  // Two tissue classes inside the object (grey/white matter, or tissue/fluid), binned over the object's range.
+  const inner = histogram(values, object, undefined, [bottom, top]);
   const cut = otsuThreshold(inner);
-  // Each voxel's class for the noise estimates: 1 brighter tissue, 2 darker, 3 the air (when there is enough).
-  // The same pass sums each tissue class's moments (in scan order, as moments() over its mask would) and finds
-  // the object's largest value and how many voxels hold it (pileUp's clipping).
-  const classes = new Uint8Array(n);
+  // Each voxel's class for the noise estimates: 1 brighter tissue, 2 darker, 3 the air (when there is enough),
+  // 0 none (the object's margin, or air that is too little). The same pass sums each tissue class's moments (in
+  // scan order, as moments() over its mask would) and counts the object's voxels at its largest value (pileUp's
+  // clipping). Within the object the two classes interleave voxel by voxel (noise): each voxel's value is
+  // added to both classes' sums, times 1 or 0, rather than chosen by a branch the processor would mispredict
+  // (adding a zero leaves a sum as it was). The object's voxels lie in long runs, so testing for them costs little.
+  // A work buffer kept between calls: every voxel's class is written.
+  const classes = scratchUint8('mr-classes', n);
   const air = enough ? 3 : 0;
   let hiN = 0,
     hiSum = 0,
@@ -50,40 +64,35 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     loN = 0,
     loSum = 0,
     loSumSq = 0,
-    top = -Infinity,
-    atTop = 0,
-    bottom = Infinity;
+    atTop = 0;
   for (let i = 0; i < n; i++) {
     if (!object[i]) {
-      if (!grown[i]) classes[i] = air;
+      // The object lies within `grown`: what is outside it is the background.
+      classes[i] = (1 - grown[i]!) * air;
       continue;
     }
     const v = values[i]!;
-    if (v > cut) {
-      hiN++;
-      hiSum += v;
-      hiSumSq += v * v;
-      classes[i] = 1;
-    } else {
-      loN++;
-      loSum += v;
-      loSumSq += v * v;
-      classes[i] = 2;
-    }
-    if (v > top) {
-      top = v;
-      atTop = 1;
-    } else if (v === top) atTop++;
-    if (v < bottom) bottom = v;
+    const hi = +(v > cut),
+      lo = 1 - hi;
+    hiN += hi;
+    hiSum += v * hi;
+    hiSumSq += v * v * hi;
+    loN += lo;
+    loSum += v * lo;
+    loSumSq += v * v * lo;
+    classes[i] = 2 - hi;
+    atTop += +(v === top);
   }
   const a = momentsOfSums(hiN, hiSum, hiSumSq),
     b = momentsOfSums(loN, loSum, loSumSq);
   const gap = Math.abs(a.mean - b.mean);
   // Bias field: the head's local tissue level, low-passed, its spread over the head (see bias-field.ts).
-  const inu = biasFieldSpread(values, width, height, object);
+  // The object packed once, for the bias field's blocks and the head mask.
+  const objectBits = packMask(object, width, height);
+  const inu = biasFieldSpread(values, width, height, object, objectBits);
   // The artefacts are looked for in the air outside the head (holes filled, a margin of a 40th of the field
   // of view), so dark tissue inside the head and the head's blurred edge are not taken for ghosts.
-  const masks = headMasks(object, width, height, Math.max(3, Math.round(Math.min(width, height) / 40)));
+  const masks = headMasks(object, width, height, Math.max(3, Math.round(Math.min(width, height) / 40)), objectBits);
   const ghost = ghosting(values, masks, width, height, fg.mean, c.phase);
   const structure = backgroundStructure(values, masks, width, height, noise.sigma, fg.mean);
   // The bright tissue's high-pass noise, compared with the air's and with the dark tissue's: all three in one pass.
@@ -154,6 +163,10 @@ function robustNoiseByClass(
   totals: readonly number[],
   union = 0,
 ): number[] {
+  if (width >= 3 && height >= 3 && knownSmallWholeNumbers(values)) {
+    const counted = countedNoiseByClass(values, width, height, classes, totals.length, union);
+    if (counted) return counted;
+  }
   const count = totals.length;
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
@@ -181,31 +194,13 @@ function robustNoiseByClass(
   // A work buffer kept between calls: every response is written before the medians read it.
   const responses = scratchFloat64('class-responses', start[count + 1]!);
   const next = start.slice(0, count + 1);
-  // On small whole numbers every order of adding the mask's nine terms is exact: the mask is taken as what it
-  // is, a second difference along the row of second differences across the rows, each column's worked out
-  // once for three voxels (a third of the loads, half the arithmetic), to the bit.
-  const whole = knownSmallWholeNumbers(values);
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
     for (let y = 1; y < height - 1; y++) {
       const row = o + y * width;
-      if (!whole) {
-        for (let i = row + 1, end = row + width - 1; i < end; i++) {
-          const c = classes[i]!;
-          if (c) responses[next[c]!++] = Math.abs(immerkaer(values, i, width));
-        }
-        continue;
-      }
-      const up = row - width,
-        down = row + width;
-      let before = values[up]! - 2 * values[row]! + values[down]!,
-        here = values[up + 1]! - 2 * values[row + 1]! + values[down + 1]!;
-      for (let x = 1; x < width - 1; x++) {
-        const after = values[up + x + 1]! - 2 * values[row + x + 1]! + values[down + x + 1]!;
-        const c = classes[row + x]!;
-        if (c) responses[next[c]!++] = Math.abs(before - 2 * here + after);
-        before = here;
-        here = after;
+      for (let i = row + 1, end = row + width - 1; i < end; i++) {
+        const c = classes[i]!;
+        if (c) responses[next[c]!++] = Math.abs(immerkaer(values, i, width));
       }
     }
   }
@@ -215,4 +210,90 @@ function robustNoiseByClass(
   // Last: selection may reorder the responses across the classes it joins (each class's median is taken).
   if (union > 0) noises.push(medianInPlace(responses.subarray(start[1]!, start[union + 1]!)) / (0.6745 * 6));
   return noises;
+}
+
+/** Responses counted one by one; larger ones share the last count (COUNTED - 1 and above). */
+const COUNTED = 4096;
+
+/**
+ * robustNoiseByClass on an image of small whole numbers, by counting: each response is then a whole number
+ * (exact in any order of adding the mask's terms), so each class's median is read off counts of the
+ * responses, the same value a selection over them gives, with no response stored and no pass over them
+ * afterwards. The mask is taken as what it is, a second difference along the row of second differences
+ * across the rows, each column's worked out once for three voxels (a third of the loads, half the
+ * arithmetic). Responses of COUNTED - 1 or more share one count: undefined when a median lies among them
+ * (noise of a thousand units or more), for the stored responses to decide.
+ */
+function countedNoiseByClass(
+  values: Float32Array,
+  width: number,
+  height: number,
+  classes: Uint8Array,
+  count: number,
+  union: number,
+): number[] | undefined {
+  const plane = width * height;
+  // Class c's counts at [c · COUNTED, (c + 1) · COUNTED); class 0 (no class) is counted too, and never read,
+  // so the loop holds no branch.
+  const counts = scratchInt32('class-response-counts', (count + 1) * COUNTED).fill(0);
+  const top = COUNTED - 1;
+  for (let o = 0; o + plane <= values.length; o += plane)
+    for (let y = 1; y < height - 1; y++) {
+      const row = o + y * width,
+        up = row - width,
+        down = row + width;
+      let before = values[up]! - 2 * values[row]! + values[down]!,
+        here = values[up + 1]! - 2 * values[row + 1]! + values[down + 1]!;
+      for (let x = 1; x < width - 1; x++) {
+        const after = values[up + x + 1]! - 2 * values[row + x + 1]! + values[down + x + 1]!;
+        // A whole number under 2^21: exact as an integer.
+        const r = Math.abs(before - 2 * here + after) | 0;
+        counts[classes[row + x]! * COUNTED + (r < top ? r : top)]!++;
+        before = here;
+        here = after;
+      }
+    }
+  const noises: number[] = [];
+  for (let c = 1; c <= count; c++) {
+    const m = countedMedian(counts, c, c);
+    if (m === undefined) return undefined;
+    noises.push(m / (0.6745 * 6));
+  }
+  if (union > 0) {
+    const m = countedMedian(counts, 1, union);
+    if (m === undefined) return undefined;
+    noises.push(m / (0.6745 * 6));
+  }
+  return noises;
+}
+
+/**
+ * The median of the responses of classes `from` to `to` together, from their counts, as quantileInPlace(·, 50)
+ * gives it (the values at ranks ⌊(n-1)/2⌋ and the next, interpolated); 0 for none, undefined when either rank
+ * falls in the shared count of the largest responses.
+ */
+function countedMedian(counts: Int32Array, from: number, to: number): number | undefined {
+  const at = (b: number) => {
+    let k = 0;
+    for (let c = from; c <= to; c++) k += counts[c * COUNTED + b]!;
+    return k;
+  };
+  let n = 0;
+  for (let b = 0; b < COUNTED; b++) n += at(b);
+  if (n === 0) return 0;
+  const middle = 0.5 * (n - 1);
+  const lo = Math.floor(middle);
+  // The bin holding rank lo, and how many responses lie in the bins before it.
+  let b = 0,
+    before = 0;
+  while (before + at(b) <= lo) before += at(b++);
+  if (b === COUNTED - 1) return undefined;
+  if (middle === lo) return b;
+  let high = b;
+  if (before + at(b) <= lo + 1) {
+    high++;
+    while (at(high) === 0) high++;
+    if (high === COUNTED - 1) return undefined;
+  }
+  return b + (high - b) * (middle - lo);
 }
