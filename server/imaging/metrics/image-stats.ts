@@ -1,5 +1,6 @@
+import { medianInPlace } from './integer-median.ts';
 import { dilate } from './mask.ts';
-import { scratchFloat32, scratchFloat64 } from './scratch.ts';
+import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';
 import { BINOMIAL_ORDER, binomialSmooth, rowSpans, smoothedOnce, smoothInPlane } from './sharpness.ts';
 
 /** Statistics on slices of a measurement grid (x fastest, then y, then slices), shared by the modality metrics. */
@@ -107,6 +108,10 @@ const BUCKETED_FROM = 2048;
 export function orderStatistics(a: Float32Array | Float64Array, k: number, next: boolean): [number, number] {
   const n = a.length;
   if (n < BUCKETED_FROM) return selected(a, k, next);
+  if (a instanceof Float32Array) {
+    const radix = float32Statistics(a, k, next);
+    if (radix) return radix;
+  }
   // About n^(2/3) samples, as Floyd and Rivest chose: the sample's selection and the values gathered between
   // its bounds then cost little next to the one pass.
   const size = Math.min(4096, Math.round(Math.cbrt(n) ** 2));
@@ -180,6 +185,98 @@ export function orderStatistics(a: Float32Array | Float64Array, k: number, next:
     high = r < inner ? lower : r < outer ? minimum(gathered) : r < last ? upper : smallestAbove(a, upper);
   }
   return [low, high];
+}
+
+/** A float32's bits as a signed integer that orders as the value does: the lower 31 bits flipped when negative. */
+function orderedKey(bits: number): number {
+  return bits ^ ((bits >> 31) & 0x7fffffff);
+}
+
+/** Bits of the ordered key each radix pass buckets by, from the top: 12, 12 and the last 8. */
+const RADIX_SHIFTS = [20, 8, 0];
+
+/**
+ * orderStatistics of float32 values by radix selection on their ordered keys (orderedKey): one pass counts the
+ * values by the key's top 12 bits, the counts give the bucket holding rank k, a second pass gathers its keys,
+ * and while they are many the next 12 bits (then the last 8) bucket them again; the few left are selected
+ * among. Every pass is a few integer operations a value and no comparison to mispredict, where the sampled
+ * bounds of orderStatistics cost four comparisons a value. Exact: the keys are the values' own bits.
+ * Undefined when −0 may be among the values (its bits order it below 0, which no comparison does), for the
+ * comparison-based selection to take.
+ */
+function float32Statistics(a: Float32Array, k: number, next: boolean): [number, number] | undefined {
+  const n = a.length;
+  const bits = new Int32Array(a.buffer, a.byteOffset, n);
+  // Two tallies, of even and odd places, added after: neighbouring values often share a bucket, and one tally
+  // would make each count wait for the one before it to be stored.
+  const tallies = scratchInt32('radix-counts', 8192).fill(0);
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    tallies[(orderedKey(bits[i]!) >> 20) + 2048]!++;
+    tallies[(orderedKey(bits[i + 1]!) >> 20) + 6144]!++;
+  }
+  if (i < n) tallies[(orderedKey(bits[i]!) >> 20) + 2048]!++;
+  const counts = tallies.subarray(0, 4096);
+  for (let b = 0; b < 4096; b++) counts[b]! += tallies[b + 4096]!;
+  // The bucket of keys -2^20 to -1: −0 and negative values of magnitude below 2^-129.
+  if (counts[2047] !== 0) return undefined;
+  let bucket = 0,
+    rank = k;
+  while (rank >= counts[bucket]!) rank -= counts[bucket++]!;
+  let size = counts[bucket]!;
+  // Where the (k + 1)-th value lies past the bucket, it is the smallest key above it, found by the same pass.
+  let pending = next,
+    nextKey = 0;
+  // One place more than the bucket holds: the stores of the keys after its last land there, in bounds.
+  const keys = scratchInt32('radix-keys', size + 1);
+  const top = bucket - 2048;
+  let m = 0;
+  if (pending && rank + 1 >= size) {
+    pending = false;
+    nextKey = 0x7fffffff;
+    for (let i = 0; i < n; i++) {
+      const key = orderedKey(bits[i]!);
+      keys[m] = key;
+      m += +(key >> 20 === top);
+      if (key >> 20 > top && key < nextKey) nextKey = key;
+    }
+  } else
+    for (let i = 0; i < n; i++) {
+      // Every key is stored and only the bucket's kept: no branch.
+      const key = orderedKey(bits[i]!);
+      keys[m] = key;
+      m += +(key >> 20 === top);
+    }
+  // The keys left share their bits above `shift`; the next 12 (then 8) bucket them, compacted in place.
+  for (let level = 1; level < RADIX_SHIFTS.length && size > 64; level++) {
+    const shift = RADIX_SHIFTS[level]!;
+    const mask = level === 1 ? 0xfff : 0xff;
+    counts.fill(0, 0, mask + 1);
+    for (let i = 0; i < size; i++) counts[(keys[i]! >> shift) & mask]!++;
+    let sub = 0;
+    while (rank >= counts[sub]!) rank -= counts[sub++]!;
+    const later = pending && rank + 1 >= counts[sub]!;
+    if (later) {
+      pending = false;
+      nextKey = 0x7fffffff;
+    }
+    let kept = 0;
+    for (let i = 0; i < size; i++) {
+      const key = keys[i]!;
+      const b = (key >> shift) & mask;
+      keys[kept] = key;
+      kept += +(b === sub);
+      if (later && b > sub && key < nextKey) nextKey = key;
+    }
+    size = kept;
+  }
+  // Back to the values' bits, read as the values themselves.
+  for (let i = 0; i < size; i++) keys[i] = orderedKey(keys[i]!);
+  const [low, high] = selected(new Float32Array(keys.buffer, keys.byteOffset, size), rank, pending);
+  if (!next || pending) return [low, high];
+  const one = scratchInt32('radix-one', 1);
+  one[0] = orderedKey(nextKey);
+  return [low, new Float32Array(one.buffer, one.byteOffset, 1)[0]!];
 }
 
 /** The smallest value of `a` above `bound` (Infinity for none). */
@@ -383,12 +480,9 @@ export function immerkaer(values: Float32Array, i: number, width: number): numbe
 export function robustNoise(values: Float32Array, width: number, height: number, mask: Uint8Array): number {
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
-  let count = 0;
-  for (let z = 0; z < slices; z++)
-    for (let y = 1; y < height - 1; y++)
-      for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) count += +(mask[i] !== 0);
-  // One typed buffer, kept between calls and filled in place, and a selection instead of a sort.
-  const responses = scratchFloat64('noise-responses', count);
+  // One typed buffer, kept between calls, with room for every voxel off the border (no pass to count the
+  // mask's first), filled in place; the median by counting or selection instead of a sort.
+  const responses = scratchFloat64('noise-responses', slices * Math.max(0, width - 2) * Math.max(0, height - 2));
   let k = 0;
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
@@ -399,7 +493,8 @@ export function robustNoise(values: Float32Array, width: number, height: number,
         responses[k++] = Math.abs(immerkaer(values, i, width));
       }
   }
-  return quantileInPlace(responses, 50) / (0.6745 * 6);
+  // An image of whole numbers has whole responses, counted (medianInPlace) rather than selected among.
+  return medianInPlace(responses.subarray(0, k)) / (0.6745 * 6);
 }
 
 /**
@@ -446,6 +541,9 @@ export function edgeBlur(values: Float32Array, width: number, height: number, ma
  */
 const COARSE_VARIANCE = 1 + BINOMIAL_ORDER / 4;
 
+/** Masks with fewer voxels than this give edgeWidth's percentiles all their gradients, larger ones every third. */
+const ALL_GRADIENTS_BELOW = 3000;
+
 /**
  * Edge width: the Gaussian sigma, in voxels of the grid, of the image's strongest edges. The image is
  * smoothed at sigma 1 and at sigma 2; at an edge of width e, the gradient falls between the two by a ratio
@@ -459,14 +557,9 @@ const COARSE_VARIANCE = 1 + BINOMIAL_ORDER / 4;
 export function edgeWidth(values: Float32Array, width: number, height: number, mask?: Uint8Array): number {
   const plane = width * height;
   const slices = Math.floor(values.length / Math.max(1, plane));
-  let count = 0;
-  // Counted by adding each voxel's test, without a branch to mispredict along the mask's ragged edge.
-  if (mask)
-    for (let z = 0; z < slices; z++)
-      for (let y = 1; y < height - 1; y++)
-        for (let i = z * plane + y * width + 1, end = i + width - 2; i < end; i++) count += +(mask[i] !== 0);
-  else count = slices * Math.max(0, width - 2) * Math.max(0, height - 2);
-  if (count < 16) return 0;
+  // Voxels off the border, the most the mask can have there.
+  const most = slices * Math.max(0, width - 2) * Math.max(0, height - 2);
+  if (most < 16) return 0;
   const fine = smoothedOnce(values, width, height);
   // Only what is read is computed: the coarse image within two voxels of the mask (the row spans of that
   // band; every computed value is the one the whole image would give).
@@ -479,18 +572,23 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
     mask ? rowSpans(width, height, slices, 2, mask) : undefined,
     scratchFloat32('edge-coarse', values.length),
   );
-  // The cut is a percentile of many thousands of gradients: every third one of the mask estimates it as well.
-  const every = count >= 3000 ? 3 : 1;
   // Coarse gradients (in single precision, as an image of them would hold) along x, y and both diagonals,
-  // at every `every`-th voxel of the mask off the border, for each direction's 90th percentile.
-  const samples = Math.ceil(count / every);
-  const sx = scratchFloat32('edge-x', samples),
-    sy = scratchFloat32('edge-y', samples),
-    sd = scratchFloat32('edge-diagonal', samples),
-    sa = scratchFloat32('edge-antidiagonal', samples);
-  // `skip` counts down to the next sampled voxel of the mask (every `every`-th, from the first).
+  // at the mask's voxels off the border, for each direction's 90th percentile. The cut is a percentile of
+  // many thousands of gradients: from 3,000 voxels on, every third (from the first) estimates it as well.
+  // The same pass counts the mask: it keeps every third voxel's gradients, and all of the first 3,000's.
+  const sx = scratchFloat32('edge-x', Math.ceil(most / 3)),
+    sy = scratchFloat32('edge-y', Math.ceil(most / 3)),
+    sd = scratchFloat32('edge-diagonal', Math.ceil(most / 3)),
+    sa = scratchFloat32('edge-antidiagonal', Math.ceil(most / 3));
+  const all = Math.min(most, ALL_GRADIENTS_BELOW);
+  const ax = scratchFloat32('edge-all-x', all),
+    ay = scratchFloat32('edge-all-y', all),
+    ad = scratchFloat32('edge-all-diagonal', all),
+    aa = scratchFloat32('edge-all-antidiagonal', all);
+  // `skip` counts down to the next sampled voxel of the mask (every third, from the first).
   let skip = 0,
-    k = 0;
+    k = 0,
+    count = 0;
   const w1 = width + 1,
     w0 = width - 1;
   for (let z = 0; z < slices; z++)
@@ -499,36 +597,53 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
       const row = z * plane + y * width;
       for (let i = row + Math.max(1, inMask[span]!), end = row + Math.min(width - 1, inMask[span + 1]!); i < end; i++) {
         if (mask && !mask[i]) continue;
-        if (skip === 0) {
-          sx[k] = Math.abs(coarse[i + 1]! - coarse[i - 1]!);
-          sy[k] = Math.abs(coarse[i + width]! - coarse[i - width]!);
-          sd[k] = Math.abs(coarse[i + w1]! - coarse[i - w1]!);
-          sa[k++] = Math.abs(coarse[i + w0]! - coarse[i - w0]!);
-          skip = every;
+        if (skip === 0 || count < all) {
+          const gx = Math.abs(coarse[i + 1]! - coarse[i - 1]!),
+            gy = Math.abs(coarse[i + width]! - coarse[i - width]!),
+            gd = Math.abs(coarse[i + w1]! - coarse[i - w1]!),
+            ga = Math.abs(coarse[i + w0]! - coarse[i - w0]!);
+          if (skip === 0) {
+            sx[k] = gx;
+            sy[k] = gy;
+            sd[k] = gd;
+            sa[k++] = ga;
+            skip = 3;
+          }
+          if (count < all) {
+            ax[count] = gx;
+            ay[count] = gy;
+            ad[count] = gd;
+            aa[count] = ga;
+          }
         }
         skip--;
+        count++;
       }
     }
-  const cuts = [sx, sy, sd, sa].map((sampled) => quantileInPlace(sampled, 90));
+  if (count < 16) return 0;
+  const sampled =
+    count >= ALL_GRADIENTS_BELOW
+      ? [sx.subarray(0, k), sy.subarray(0, k), sd.subarray(0, k), sa.subarray(0, k)]
+      : [ax.subarray(0, count), ay.subarray(0, count), ad.subarray(0, count), aa.subarray(0, count)];
+  const cuts = sampled.map((gradients) => quantileInPlace(gradients, 90));
   // Edges: the mask's voxels (two off the border) whose gradient is at least the cut and a local maximum
   // along its direction; the neighbours' gradients are worked out only for those above the cut. All four
-  // directions in one sweep, each summing in scan order.
-  const sumFine = new Float64Array(4),
-    sumCoarse = new Float64Array(4);
+  // directions in one sweep, each summing in scan order (in variables of its own, not an array's elements).
+  let coarseX = 0,
+    coarseY = 0,
+    coarseD = 0,
+    coarseA = 0,
+    fineX = 0,
+    fineY = 0,
+    fineD = 0,
+    fineA = 0;
   // A direction whose cut is not positive finds no edge: an infinite cut leaves it out.
   const cutOf = (dir: number) => (cuts[dir]! > 0 ? cuts[dir]! : Infinity);
   const [cx, cy, cd, ca] = [cutOf(0), cutOf(1), cutOf(2), cutOf(3)];
-  /** Adds voxel i to direction `dir`'s sums when its gradient `g` there is a local maximum. */
-  const edge = (i: number, g: number, step: number, dir: number) => {
-    const here = coarse[i]!;
-    if (
-      g < Math.fround(Math.abs(here - coarse[i - 2 * step]!)) ||
-      g < Math.fround(Math.abs(coarse[i + 2 * step]! - here))
-    )
-      return;
-    sumCoarse[dir]! += g;
-    sumFine[dir]! += Math.abs(fine[i + step]! - fine[i - step]!);
-  };
+  /** Whether gradient `g` at voxel i, along `step`, is at least the gradients two voxels either side. */
+  const peak = (i: number, g: number, step: number, here: number) =>
+    g >= Math.fround(Math.abs(here - coarse[i - 2 * step]!)) &&
+    g >= Math.fround(Math.abs(coarse[i + 2 * step]! - here));
   for (let z = 0; z < slices; z++)
     for (let y = 2; y < height - 2; y++) {
       const span = 2 * (z * height + y);
@@ -550,13 +665,25 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
           dr = coarse[i + width + 1]!;
         if (!mask || mask[i]) {
           const gx = Math.fround(Math.abs(mr - ml));
-          if (gx >= cx) edge(i, gx, 1, 0);
+          if (gx >= cx && peak(i, gx, 1, mc)) {
+            coarseX += gx;
+            fineX += Math.abs(fine[i + 1]! - fine[i - 1]!);
+          }
           const gy = Math.fround(Math.abs(dc - uc));
-          if (gy >= cy) edge(i, gy, width, 1);
+          if (gy >= cy && peak(i, gy, width, mc)) {
+            coarseY += gy;
+            fineY += Math.abs(fine[i + width]! - fine[i - width]!);
+          }
           const gd = Math.fround(Math.abs(dr - ul));
-          if (gd >= cd) edge(i, gd, w1, 2);
+          if (gd >= cd && peak(i, gd, w1, mc)) {
+            coarseD += gd;
+            fineD += Math.abs(fine[i + w1]! - fine[i - w1]!);
+          }
           const ga = Math.fround(Math.abs(dl - ur));
-          if (ga >= ca) edge(i, ga, w0, 3);
+          if (ga >= ca && peak(i, ga, w0, mc)) {
+            coarseA += ga;
+            fineA += Math.abs(fine[i + w0]! - fine[i - w0]!);
+          }
         }
         ul = uc;
         uc = ur;
@@ -566,6 +693,8 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
         dc = dr;
       }
     }
+  const sumCoarse = [coarseX, coarseY, coarseD, coarseA],
+    sumFine = [fineX, fineY, fineD, fineA];
   let worst = 0;
   for (let dir = 0; dir < 4; dir++) {
     if (!(sumCoarse[dir]! > 0)) continue;

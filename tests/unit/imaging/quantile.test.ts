@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quantile } from '../../../server/imaging/metrics/image-stats.ts';
+import { quantile, quantileInPlace } from '../../../server/imaging/metrics/image-stats.ts';
 
 /** The percentile as sorting gives it: the reference the selection must match exactly. */
 function sorted(values: number[], p: number): number {
@@ -65,5 +65,39 @@ describe('percentiles by selection instead of sorting', () => {
     // Image rows sampled at a stride that divides their length: a regular sample would see the same columns.
     const rows = Array.from({ length: 61_440 }, (_, i) => (i % 240) * 10 + ((i * 31) % 7));
     for (const p of [1, 50, 99]) expect(quantile(rows, p)).toBe(sorted(rows, p));
+  });
+
+  it('equal the sorted percentile exactly on single-precision arrays (selected by their bits)', () => {
+    const value = fc.oneof(
+      fc.float({ noNaN: true, noDefaultInfinity: true }),
+      fc.float({ min: Math.fround(-1e-30), max: Math.fround(1e-30), noNaN: true }),
+      fc.integer({ min: -3, max: 3 }),
+      fc.integer({ min: -1024, max: 3071 }),
+      fc.constant(-0),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 2048, maxLength: 6000 }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (values, p) => {
+          const single = Float32Array.from(values);
+          expect(quantileInPlace(single.slice(), p) === sorted([...single], p)).toBe(true);
+          // Without −0 among them (the bits' own order then holds throughout).
+          const positive = single.map((v) => (Object.is(v, -0) ? 0 : v));
+          expect(quantileInPlace(positive.slice(), p) === sorted([...positive], p)).toBe(true);
+        },
+      ),
+      { numRuns: 80 },
+    );
+    // Many values in one bucket of the top bits (a narrow range), and the next value in another bucket at each level.
+    const narrow = Float32Array.from({ length: 40_000 }, (_, i) => 1000 + ((i * 7919) % 4096) / 4096);
+    const steps = Float32Array.from({ length: 9_000 }, (_, i) => (i < 4_500 ? 1 : i < 8_999 ? 1.5 : 1e9));
+    const gradients = Float32Array.from(
+      { length: 21_000 },
+      (_, i) => Math.abs(Math.sin(i * 12.9898) * 43758.5453) % 500,
+    );
+    for (const a of [narrow, steps, gradients])
+      for (const p of [0, 1, 10, 49.99, 50, 90, 99.99, 100])
+        expect(quantileInPlace(a.slice(), p), `p ${p}`).toBe(sorted([...a], p));
   });
 });
