@@ -1,8 +1,16 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { packMask } from './mask-bits.ts';
-import { histogram, moments, momentsOfSums, otsuThreshold } from './histogram.ts';
+import {
+  binScale,
+  type Histogram,
+  histogram,
+  HISTOGRAM_BINS,
+  moments,
+  momentsOfSums,
+  otsuThreshold,
+} from './histogram.ts';
 import { edgeWidth, immerkaer, pileUpShare } from './image-stats.ts';
-import { medianInPlace } from './integer-median.ts';
+import { type IntegerCounts, medianInPlace } from './integer-median.ts';
 import { backgroundNoise } from './noise.ts';
 import { biasFieldSpread } from './bias-field.ts';
 import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch.ts';
@@ -18,6 +26,10 @@ export interface MrGiven {
   rayleigh?: ReturnType<typeof backgroundNoise>;
   /** moments(values, object, 1). */
   foreground?: ReturnType<typeof moments>;
+  /** How many voxels lie outside `grown`, when counted. */
+  backgroundCount?: number;
+  /** The object's voxels counted per value, when they are whole numbers counted so. */
+  objectCounts?: IntegerCounts;
 }
 
 /**
@@ -29,17 +41,31 @@ export interface MrGiven {
 export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const { values, width, height, object, grown } = c;
   const n = values.length;
-  // One pass counts the background and finds the object's range (for its histogram's binning and pileUp's
-  // clipping). Masks hold 0 or 1: the count adds, without a branch to mispredict at the object's edge.
-  let bgN = 0,
-    top = -Infinity,
+  // The background's size, the object's range (for its histogram's binning and pileUp's clipping) and the
+  // histogram: from what measureQuality counted where it did, else one pass for the first two.
+  let top = -Infinity,
     bottom = Infinity;
-  for (let i = 0; i < n; i++) {
-    bgN += 1 - grown[i]!;
-    if (!object[i]) continue;
-    const v = values[i]!;
-    if (v < bottom) bottom = v;
-    if (v > top) top = v;
+  const counted = given.objectCounts;
+  if (counted) {
+    const { min, counts } = counted;
+    for (let j = 0; j < counts.length; j++)
+      if (counts[j]! > 0) {
+        bottom = Math.min(bottom, min + j);
+        top = min + j;
+      }
+  }
+  let bgN = given.backgroundCount;
+  if (bgN === undefined || !counted) {
+    let outside = 0;
+    // Masks hold 0 or 1: the count adds, without a branch to mispredict at the object's edge.
+    for (let i = 0; i < n; i++) {
+      outside += 1 - grown[i]!;
+      if (!object[i]) continue;
+      const v = values[i]!;
+      if (v < bottom) bottom = v;
+      if (v > top) top = v;
+    }
+    bgN ??= outside;
   }
   const enough = bgN >= Math.max(64, n * 0.05);
   const noise = enough
@@ -47,7 +73,8 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     : { sigma: 0, model: 'laplacian', mean: 0 };
   const fg = given.foreground ?? moments(values, object, 1);
   // Two tissue classes inside the object (grey/white matter, or tissue/fluid), binned over the object's range.
-  const inner = histogram(values, object, undefined, [bottom, top]);
+  const inner =
+    counted && top >= bottom ? binnedCounts(counted, bottom, top) : histogram(values, object, undefined, [bottom, top]);
   const cut = otsuThreshold(inner);
   // Each voxel's class for the noise estimates: 1 brighter tissue, 2 darker, 3 the air (when there is enough),
   // 0 none (the object's margin, or air that is too little). The same pass sums each tissue class's moments (in
@@ -135,6 +162,22 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     clipped: pileUpShare(hiN + loN, top, atTop, bottom, 0),
     edge_width: mrEdgeWidth(c),
   };
+}
+
+/**
+ * histogram(values, object, BINS, [bottom, top]) from the object's counts per value: each value falls in the
+ * bin histogram() computes for it, so the counts are those of its pass over the voxels.
+ */
+function binnedCounts({ min, counts }: IntegerCounts, bottom: number, top: number): Histogram {
+  const bins = new Uint32Array(HISTOGRAM_BINS);
+  const scale = binScale(bottom, top, HISTOGRAM_BINS);
+  let total = 0;
+  for (let j = bottom - min; j <= top - min; j++) {
+    const k = counts[j]!;
+    bins[((min + j - bottom) * scale + 0.5) | 0]! += k;
+    total += k;
+  }
+  return { min: bottom, max: top, counts: bins, total };
 }
 
 /**

@@ -398,6 +398,8 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     // The MR measures estimate the air's Rayleigh noise on this same background: measured once.
     rayleigh: enoughBackground && magnitude ? noise : undefined,
     foreground: fg,
+    backgroundCount,
+    objectCounts: family === 'MR' && byValue ? countsByValue(byValue, fgCounts) : undefined,
   });
   return finiteMetrics({
     modality,
