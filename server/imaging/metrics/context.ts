@@ -26,6 +26,20 @@ export interface MeasureContext {
   fullResolution: () => FullResolutionCrop;
   /** The in-plane axis the phase was encoded along, where the file names it (MR). */
   phase?: 'x' | 'y';
+  /** What measureGrid's pass found of `values`, so a measure needs no pass of its own for it. */
+  extent?: ValuesExtent;
+}
+
+/**
+ * The smallest and largest of some values, whether all are whole, and (when known) how many hold the largest and
+ * how many each whole value from the smallest on.
+ */
+export interface ValuesExtent {
+  min: number;
+  max: number;
+  whole: boolean;
+  atMax?: number;
+  counts?: Int32Array;
 }
 
 /** Named measurements of one image, every value finite. */

@@ -1,14 +1,33 @@
-import { rangeOf, type MeasureContext, type Measures } from './context.ts';
+import { rangeOf, type MeasureContext, type Measures, type ValuesExtent } from './context.ts';
 import { edgeWidth, quantile, quantileInPlace, robustNoise } from './image-stats.ts';
 import { binScale, HISTOGRAM_BINS, otsuThreshold, type Histogram } from './histogram.ts';
 import { scratchInt32, scratchUint8 } from './scratch.ts';
 
-/** The smallest and largest of a radiograph's values, how many hold the largest, and whether all are whole. */
-interface ImageExtent {
-  min: number;
-  max: number;
-  atMax: number;
-  whole: boolean;
+/**
+ * The smallest and largest of a radiograph's values, how many hold the largest, whether all are whole, and (when
+ * known) how many hold each whole value from the smallest on.
+ */
+type ImageExtent = ValuesExtent & { atMax: number };
+
+/**
+ * Smallest and largest of `values`, the count at the largest and whether all are whole, in one pass: for
+ * callers whose measure context does not carry them (measureGrid's pass finds them for nearly every image).
+ */
+function extentOf(values: Float32Array): ImageExtent {
+  let min = Infinity,
+    max = -Infinity,
+    atMax = 0,
+    fractions = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v > max) {
+      max = v;
+      atMax = 1;
+    } else if (v === max) atMax++;
+    if (v < min) min = v;
+    fractions += +(v !== Math.floor(v));
+  }
+  return { min, max, atMax, whole: fractions === 0 };
 }
 
 /**
@@ -224,31 +243,69 @@ function fieldMask(
   const tally: ValueCounts | undefined = counted
     ? { counts: scratchInt32('radiograph-field-values', Math.floor(image.max) - base + 2).fill(0), base, n: 0 }
     : undefined;
+  const counts = tally?.counts;
+  const odd = tally ? scratchInt32('radiograph-field-odd', tally.counts.length).fill(0) : undefined;
   const bins = new Uint32Array(HISTOGRAM_BINS);
   const scale = binScale(field.min, field.max, HISTOGRAM_BINS);
   const bx = Math.floor(width / 8),
     by = Math.floor(height / 8);
   const plane = width * height;
+  // A block's row of the mask is two 32-bit words of four 1 bytes when rows start on whole words.
+  const quads =
+    (width & 3) === 0 && (mask.byteOffset & 3) === 0
+      ? new Uint32Array(mask.buffer, mask.byteOffset, mask.length >> 2)
+      : undefined;
+  // When the field is most of the image and the image's own counts per value are known, the field's are those
+  // less the voxels outside it (`odd` then counts what is taken away), which reads the smaller part.
+  const whole = image.counts;
+  const complement = !!(
+    counts &&
+    odd &&
+    whole &&
+    whole.length === counts.length - 1 &&
+    2 * field.count > values.length
+  );
   for (let k = 0; k < blocks.count; k++) {
-    if (!inField[k]) continue;
     const i = k % bx,
       j = Math.floor((k % (bx * by)) / bx),
       z = Math.floor(k / (bx * by));
+    if (!inField[k]) {
+      if (complement && odd)
+        for (let y = j * 8; y < j * 8 + 8; y++)
+          for (let v = z * plane + y * width + i * 8, end = v + 8; v < end; v++) odd[(values[v]! - base + 1) | 0]!++;
+      continue;
+    }
     for (let y = j * 8; y < j * 8 + 8; y++) {
       const from = z * plane + y * width + i * 8;
-      // Eight stores a row: fill() for eight bytes costs a call each.
-      if (tally)
-        for (let v = from, end = from + 8; v < end; v++) {
-          mask[v] = 1;
-          tally.counts[values[v]! - base + 1]!++;
+      if (quads) quads[from >> 2] = quads[(from >> 2) + 1] = 0x01010101;
+      // Eight stores a row otherwise: fill() for eight bytes costs a call each.
+      else for (let v = from, end = from + 8; v < end; v++) mask[v] = 1;
+      if (complement) continue;
+      if (counts && odd)
+        // Even and odd voxels count into two sets (see histogram): neighbours often hold the same value.
+        for (let v = from, end = from + 8; v < end; v += 2) {
+          // | 0: the index as an integer (the values are whole), which the compiler then need not check.
+          counts[(values[v]! - base + 1) | 0]!++;
+          odd[(values[v + 1]! - base + 1) | 0]!++;
         }
-      else
-        for (let v = from, end = from + 8; v < end; v++) {
-          mask[v] = 1;
-          bins[((values[v]! - field.min) * scale + 0.5) | 0]!++;
-        }
+      else for (let v = from, end = from + 8; v < end; v++) bins[((values[v]! - field.min) * scale + 0.5) | 0]!++;
     }
   }
+  if (complement && counts && odd && whole) {
+    // The voxels outside every whole block: right of the last block column, below the last block row, and
+    // past the last whole slice.
+    const slices = Math.floor(values.length / plane);
+    for (let z = 0; z < slices; z++) {
+      const o = z * plane;
+      for (let y = 0; y < by * 8; y++)
+        for (let v = o + y * width + bx * 8, end = o + y * width + width; v < end; v++)
+          odd[(values[v]! - base + 1) | 0]!++;
+      for (let v = o + by * 8 * width; v < o + plane; v++) odd[(values[v]! - base + 1) | 0]!++;
+    }
+    for (let v = slices * plane; v < values.length; v++) odd[(values[v]! - base + 1) | 0]!++;
+    counts[0] = 0;
+    for (let i = 1; i < counts.length; i++) counts[i] = whole[i - 1]! - odd[i]!;
+  } else if (counts && odd) for (let i = 0; i < counts.length; i++) counts[i]! += odd[i]!;
   // Each whole value falls in the bin histogram() would put it in, once for all its voxels.
   if (tally && field.count > 0)
     for (let v = field.min; v <= field.max; v++) {
@@ -281,34 +338,28 @@ interface FieldBlocks {
 
 /**
  * blockStats (8-voxel blocks, no mask) with each block's smallest and largest value found in the same pass:
- * the same sums in the same order, so the same means and SDs to the bit. The same pass finds the extent of all
- * the values (the voxels outside whole blocks are read after): the count at the largest value is the sum of the
- * counts at each block's largest, over the blocks whose largest it is.
+ * the same sums in the same order, so the same means and SDs to the bit. `extent` is that of all the values.
  */
-function fieldBlocks(values: Float32Array, width: number, height: number): FieldBlocks {
+function fieldBlocks(values: Float32Array, width: number, height: number, extent: ImageExtent): FieldBlocks {
   const size = 8,
     n = size * size;
-  const plane = width * height;
-  const slices = Math.floor(values.length / Math.max(1, plane));
+  const slices = Math.floor(values.length / Math.max(1, width * height));
   const bx = Math.floor(width / size),
     by = Math.floor(height / size);
   const count = bx * by * slices;
   const mean = new Float64Array(count),
     sd = new Float64Array(count),
     min = new Float64Array(count),
-    max = new Float64Array(count),
-    atMax = new Int32Array(count);
-  let fractions = 0;
+    max = new Float64Array(count);
   let k = 0;
   for (let z = 0; z < slices; z++) {
-    const o = z * plane;
+    const o = z * width * height;
     for (let j = 0; j < by; j++)
       for (let i = 0; i < bx; i++, k++) {
         let sum = 0,
           sumSq = 0,
           lo = Infinity,
-          hi = -Infinity,
-          at = 0;
+          hi = -Infinity;
         for (let y = j * size; y < (j + 1) * size; y++) {
           const row = o + y * width;
           for (let x = i * size; x < (i + 1) * size; x++) {
@@ -316,11 +367,7 @@ function fieldBlocks(values: Float32Array, width: number, height: number): Field
             sum += v;
             sumSq += v * v;
             if (v < lo) lo = v;
-            if (v > hi) {
-              hi = v;
-              at = 1;
-            } else if (v === hi) at++;
-            fractions += +(v !== Math.floor(v));
+            if (v > hi) hi = v;
           }
         }
         const average = sum / n;
@@ -328,35 +375,9 @@ function fieldBlocks(values: Float32Array, width: number, height: number): Field
         sd[k] = Math.sqrt(Math.max(0, sumSq / n - average * average) * (n / (n - 1)));
         min[k] = lo;
         max[k] = hi;
-        atMax[k] = at;
       }
   }
-  let low = Infinity,
-    high = -Infinity,
-    atHigh = 0;
-  const note = (v: number) => {
-    if (v > high) {
-      high = v;
-      atHigh = 1;
-    } else if (v === high) atHigh++;
-    if (v < low) low = v;
-    fractions += +(v !== Math.floor(v));
-  };
-  // The columns right of the last whole block, the rows below it, and whatever follows the last whole slice.
-  for (let z = 0; z < slices; z++) {
-    const o = z * plane;
-    for (let y = 0; y < by * size; y++) for (let x = bx * size; x < width; x++) note(values[o + y * width + x]!);
-    for (let i = o + by * size * width; i < o + plane; i++) note(values[i]!);
-  }
-  for (let i = slices * plane; i < values.length; i++) note(values[i]!);
-  for (let b = 0; b < count; b++) {
-    if (min[b]! < low) low = min[b]!;
-    if (max[b]! > high) {
-      high = max[b]!;
-      atHigh = atMax[b]!;
-    } else if (max[b] === high) atHigh += atMax[b]!;
-  }
-  return { mean, sd, min, max, count, extent: { min: low, max: high, atMax: atHigh, whole: fractions === 0 } };
+  return { mean, sd, min, max, count, extent };
 }
 
 /** How many voxels the field's blocks hold, and their smallest and largest value. */
@@ -449,7 +470,13 @@ function onBorder(values: Float32Array, width: number, height: number, top: numb
  * anatomy is flat at the top, exposed anatomy carries noise. A bright shutter, at whatever value, is outside.
  * `image` is the extent of all the values.
  */
-function saturatedInField(values: Float32Array, width: number, height: number, image: ImageExtent): number {
+function saturatedInField(
+  values: Float32Array,
+  width: number,
+  height: number,
+  image: ImageExtent,
+  blocks: FieldBlocks,
+): number {
   const { min, max } = image;
   const plane = width * height;
   const flatSpread = (max - min) * 0.002;
@@ -489,25 +516,77 @@ function saturatedInField(values: Float32Array, width: number, height: number, i
         peeled = true;
       }
     }
-    // The field's largest value and how many voxels hold it, in one pass; a field that is the whole of the
-    // only slice was tallied with the image's extent.
-    let at = 0;
-    if (plane === values.length && x0 === 0 && y0 === 0 && x1 === width - 1 && y1 === height - 1) at = image.atMax;
-    else {
-      let top = -Infinity;
-      for (let y = y0; y <= y1; y++)
-        for (let i = o + y * width + x0, end = o + y * width + x1; i <= end; i++) {
-          const v = values[i]!;
-          if (v > top) {
-            top = v;
-            at = 1;
-          } else if (v === top) at++;
-        }
-    }
+    // How many voxels hold the field's largest value; a field that is the whole of the only slice was tallied
+    // with the image's extent.
+    const at =
+      plane === values.length && x0 === 0 && y0 === 0 && x1 === width - 1 && y1 === height - 1
+        ? image.atMax
+        : countAtTop(values, width, height, o, [x0, x1, y0, y1], blocks);
     piled += at >= 2 ? at : 0;
     area += (x1 - x0 + 1) * (y1 - y0 + 1);
   }
   return area ? piled / area : 0;
+}
+
+/**
+ * How many voxels of the rectangle [x0, x1] × [y0, y1] of the slice at `o` hold its largest value. The 8×8
+ * blocks wholly inside it give their largest values without reading them; only the strips of the rectangle
+ * outside those blocks are read, then the voxels of the blocks whose largest is the rectangle's.
+ */
+function countAtTop(
+  values: Float32Array,
+  width: number,
+  height: number,
+  o: number,
+  [x0, x1, y0, y1]: [number, number, number, number],
+  blocks: FieldBlocks,
+): number {
+  const bx = Math.floor(width / 8),
+    by = Math.floor(height / 8);
+  // The whole blocks inside: columns 8·i0 to 8·i1 - 1, rows 8·j0 to 8·j1 - 1.
+  const i0 = Math.ceil(x0 / 8),
+    i1 = Math.min(bx, Math.floor((x1 + 1) / 8)),
+    j0 = Math.ceil(y0 / 8),
+    j1 = Math.min(by, Math.floor((y1 + 1) / 8));
+  let top = -Infinity,
+    at = 0;
+  const strip = (ya: number, yb: number, xa: number, xb: number) => {
+    for (let y = ya; y <= yb; y++)
+      for (let i = o + y * width + xa, end = o + y * width + xb; i <= end; i++) {
+        const v = values[i]!;
+        if (v > top) {
+          top = v;
+          at = 1;
+        } else if (v === top) at++;
+      }
+  };
+  if (!(i1 > i0 && j1 > j0)) {
+    strip(y0, y1, x0, x1);
+    return at;
+  }
+  strip(y0, 8 * j0 - 1, x0, x1);
+  strip(8 * j0, 8 * j1 - 1, x0, 8 * i0 - 1);
+  strip(8 * j0, 8 * j1 - 1, 8 * i1, x1);
+  strip(8 * j1, y1, x0, x1);
+  const first = (o / (width * height)) * bx * by;
+  let blockTop = -Infinity;
+  for (let j = j0; j < j1; j++)
+    for (let i = i0; i < i1; i++) {
+      const m = blocks.max[first + j * bx + i]!;
+      if (m > blockTop) blockTop = m;
+    }
+  if (blockTop < top) return at;
+  if (blockTop > top) {
+    top = blockTop;
+    at = 0;
+  }
+  for (let j = j0; j < j1; j++)
+    for (let i = i0; i < i1; i++) {
+      if (blocks.max[first + j * bx + i] !== top) continue;
+      for (let y = 8 * j; y < 8 * j + 8; y++)
+        for (let k = o + y * width + 8 * i, end = k + 8; k < end; k++) if (values[k] === top) at++;
+    }
+  return at;
 }
 
 /**
@@ -651,8 +730,12 @@ function percentilesInTwoPasses(values: Float32Array, mask: Uint8Array, ps: numb
 export function projectionMeasures(c: MeasureContext): Measures {
   const { values, width, height } = c;
   const [low, high] = rangeOf(c);
-  const blocks = fieldBlocks(values, width, height);
-  const extent = blocks.extent;
+  const known = c.extent;
+  const extent =
+    known?.atMax !== undefined
+      ? { min: known.min, max: known.max, atMax: known.atMax, whole: known.whole, counts: known.counts }
+      : extentOf(values);
+  const blocks = fieldBlocks(values, width, height, extent);
   const field = fieldMask(c, blocks, low, high);
   const mask = field.mask;
   const [p1 = 0, p50 = 0, p99 = 0] = field.values
@@ -661,7 +744,7 @@ export function projectionMeasures(c: MeasureContext): Measures {
   const level = (p50 - low) / (high - low);
   const saturated = Math.max(
     saturatedInside(values, width, height, high, extent),
-    saturatedInField(values, width, height, extent),
+    saturatedInField(values, width, height, extent, blocks),
   );
   const noiseSd = robustNoise(values, width, height, mask);
   // Quantum mottle is judged against the signal it rides on, as displayed above black: its SD relative to the

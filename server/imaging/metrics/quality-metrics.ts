@@ -390,6 +390,14 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     planar: isPlanarNm(whole),
     fullResolution: () => (crop ??= fullResolutionCrop(whole, context.stride, width, height, values, band)),
     phase: whole.phaseEncoding === 'ROW' ? 'x' : whole.phaseEncoding === 'COL' ? 'y' : undefined,
+    extent: {
+      min: all.min,
+      max: all.max,
+      whole: fractions === 0,
+      // Each whole value in a bin of its own: the top bin holds the largest value only (all, when it is the only one).
+      atMax: byValue ? (all.max > all.min ? all.counts[all.counts.length - 1]! : n) : undefined,
+      counts: byValue && countsByValue(byValue, all.counts).counts,
+    },
   };
   const measures = familyMeasures(family, context, {
     efc,
