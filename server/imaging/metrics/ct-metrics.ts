@@ -2,9 +2,9 @@ import type { MeasureContext, Measures } from './context.ts';
 import { integerMedian } from './integer-median.ts';
 import { edgeWidth, quantileInPlace } from './image-stats.ts';
 import { type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
-import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';
+import { scratchFloat32, scratchFloat64, scratchInt32, scratchUint8 } from './scratch.ts';
 import { metalStreaks } from './ct-metal.ts';
-import { smoothedOnce } from './sharpness.ts';
+import { forgetSmoothed, smoothedOnce } from './sharpness.ts';
 
 /** Side of the blocks whose SD is the noise. */
 const BLOCK = 8;
@@ -122,23 +122,23 @@ export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: Mas
   const at = scratchInt32('ct-line-at', lineVoxels),
     clipped = scratchFloat32('ct-line-residual', lineVoxels),
     packed = scratchInt32('ct-line-packed-values', lineVoxels);
+  // Two walks, one per mask, each over its set bits only: one walk over both took a branch per voxel on
+  // which of the two it was in, which the processor could not predict.
   let v = 0;
   for (let z = 0; z < slices; z += zStep) {
     const o = z * plane;
     for (let y = 0; y < height; y++)
       for (let j = 0, k = (z * height + y) * words; j < words; j++, k++) {
-        const line = keep.bits[k]!,
-          rings = ringKeep.bits[k]!;
-        for (let w = line | rings; w !== 0; w &= w - 1) {
-          const b = 31 - Math.clz32(w & -w);
-          const p = y * width + 32 * j + b;
+        for (let w = ringKeep.bits[k]!; w !== 0; w &= w - 1) {
+          const p = y * width + 32 * j + 31 - Math.clz32(w & -w);
+          const bin = ring[p]!;
+          if (bin < 0) continue;
+          ringSum[bin]! += Math.max(-150, Math.min(150, residual[o + p]!));
+          ringN[bin]!++;
+        }
+        for (let w = keep.bits[k]!; w !== 0; w &= w - 1) {
+          const p = y * width + 32 * j + 31 - Math.clz32(w & -w);
           const r = Math.max(-150, Math.min(150, residual[o + p]!));
-          const bin = (rings >>> b) & 1 ? ring[p]! : -1;
-          if (bin >= 0) {
-            ringSum[bin]! += r;
-            ringN[bin]!++;
-          }
-          if (!((line >>> b) & 1)) continue;
           const q = r * 256;
           if ((q | 0) !== q) whole = false;
           at[v] = p;
@@ -366,8 +366,8 @@ export function ctMeasures(c: MeasureContext): Measures {
   const smooth = smoothedOnce(values, width, height);
   // One pass for every voxel-wise quantity: the classes (their masks as packed bits, their values gathered
   // for the percentiles), the residual, the masks the dilations start from, the clipping counts and the
-  // clamped image for the edge width. Each voxel's value is written to its class's buffer whether it belongs
-  // or not, and the class's count advances by the test: no branch to mispredict along a class's ragged edge.
+  // clamped image for the edge width. The classes are told without branches, as bits; their values are then
+  // gathered a word of 32 voxels at a time, set bits only.
   const words = (width + 31) >> 5;
   const bitWords = words * height * slices;
   const softBits = new Int32Array(bitWords),
@@ -375,8 +375,11 @@ export function ctMeasures(c: MeasureContext): Measures {
     bodyBits = new Int32Array(bitWords),
     notSoftBits = new Int32Array(bitWords),
     notAirBits = new Int32Array(bitWords);
-  const residual = new Float32Array(n),
-    clamped = new Float32Array(n);
+  // Work buffers kept between calls, each written in full before it is read. The edge width's smoothing of
+  // the clamped image is remembered by the array: what a previous check left is dropped first.
+  const residual = scratchFloat32('ct-residual', n),
+    clamped = scratchFloat32('ct-clamped', n);
+  forgetSmoothed(clamped);
   // The classes' values, for their percentiles (exact order statistics: the order they are gathered in does
   // not matter). Single precision holds them exactly.
   const softValues = scratchFloat32('ct-soft', n),
@@ -404,7 +407,8 @@ export function ctMeasures(c: MeasureContext): Measures {
           air = 0,
           body = 0,
           notSoft = 0,
-          notAir = 0;
+          notAir = 0,
+          fat = 0;
         const x0 = 32 * j,
           start = z * plane + y * width + x0;
         for (let b = 0, i = start, end = start + Math.min(32, width - x0); i < end; b++, i++) {
@@ -417,12 +421,7 @@ export function ctMeasures(c: MeasureContext): Measures {
           soft |= isSoft << b;
           air |= isAir << b;
           body |= isBody << b;
-          softValues[softN] = raw;
-          softN += isSoft;
-          airValues[airN] = v;
-          airN += isAir;
-          fatValues[fatN] = raw;
-          fatN += v >= -150 && v <= -50 ? 1 : 0;
+          fat |= (v >= -150 && v <= -50 ? 1 : 0) << b;
           bodyN += isBody;
           atLimit += isBody & (raw >= limit ? 1 : 0);
           // The brightest value and how many body voxels hold it, counted as the maximum rises.
@@ -440,6 +439,9 @@ export function ctMeasures(c: MeasureContext): Measures {
           notAir |= (isAir && v <= -700 && raw > -1150 && raw < -650 ? 0 : 1) << b;
           clamped[i] = Math.max(-1000, Math.min(1000, raw));
         }
+        for (let w = soft; w !== 0; w &= w - 1) softValues[softN++] = values[start + 31 - Math.clz32(w & -w)]!;
+        for (let w = air; w !== 0; w &= w - 1) airValues[airN++] = smooth[start + 31 - Math.clz32(w & -w)]!;
+        for (let w = fat; w !== 0; w &= w - 1) fatValues[fatN++] = values[start + 31 - Math.clz32(w & -w)]!;
         const k = w0 + j;
         softBits[k] = soft;
         airBits[k] = air;
@@ -525,8 +527,10 @@ export function ctMeasures(c: MeasureContext): Measures {
     residualSd > 0 ? lineScores(residual, keep, mask(ringKeepBits), width, height) : { streaks: 0, rings: 0 };
   // Values clamped to a window on export pile up at the top; a lone brightest voxel is not clipping.
   const clipped = Math.max(atLimit, atTop >= 2 ? atTop : 0) / Math.max(1, bodyN);
-  const near = new Uint8Array(n);
+  const near = scratchUint8('ct-near', n);
   unpackMask(morphBits(mask(bodyBits), 2, false), near);
+  const edge = edgeWidth(clamped, width, height, near);
+  forgetSmoothed(clamped);
   return {
     noise_hu: noise,
     air_hu: airHu,
@@ -537,6 +541,6 @@ export function ctMeasures(c: MeasureContext): Measures {
     metal_streaks: residualSd > 0 ? metalStreaks(values, residual, keep, max) : 0,
     rings: lines.rings,
     clipped,
-    edge_width: edgeWidth(clamped, width, height, near) * c.stride,
+    edge_width: edge * c.stride,
   };
 }
