@@ -1,7 +1,7 @@
 import { medianInPlace } from './integer-median.ts';
 import { dilate } from './mask.ts';
-import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';
-import { BINOMIAL_ORDER, binomialSmooth, rowSpans, smoothedOnce, smoothInPlane } from './sharpness.ts';
+import { scratchFloat32, scratchFloat64 } from './scratch.ts';
+import { BINOMIAL_ORDER, binomialSmooth, rowSpansAt, smoothedOnce, smoothInPlane } from './sharpness.ts';
 
 /** Statistics on slices of a measurement grid (x fastest, then y, then slices), shared by the modality metrics. */
 
@@ -108,10 +108,6 @@ const BUCKETED_FROM = 2048;
 export function orderStatistics(a: Float32Array | Float64Array, k: number, next: boolean): [number, number] {
   const n = a.length;
   if (n < BUCKETED_FROM) return selected(a, k, next);
-  if (a instanceof Float32Array) {
-    const radix = float32Statistics(a, k, next);
-    if (radix) return radix;
-  }
   // About n^(2/3) samples, as Floyd and Rivest chose: the sample's selection and the values gathered between
   // its bounds then cost little next to the one pass.
   const size = Math.min(4096, Math.round(Math.cbrt(n) ** 2));
@@ -185,98 +181,6 @@ export function orderStatistics(a: Float32Array | Float64Array, k: number, next:
     high = r < inner ? lower : r < outer ? minimum(gathered) : r < last ? upper : smallestAbove(a, upper);
   }
   return [low, high];
-}
-
-/** A float32's bits as a signed integer that orders as the value does: the lower 31 bits flipped when negative. */
-function orderedKey(bits: number): number {
-  return bits ^ ((bits >> 31) & 0x7fffffff);
-}
-
-/** Bits of the ordered key each radix pass buckets by, from the top: 12, 12 and the last 8. */
-const RADIX_SHIFTS = [20, 8, 0];
-
-/**
- * orderStatistics of float32 values by radix selection on their ordered keys (orderedKey): one pass counts the
- * values by the key's top 12 bits, the counts give the bucket holding rank k, a second pass gathers its keys,
- * and while they are many the next 12 bits (then the last 8) bucket them again; the few left are selected
- * among. Every pass is a few integer operations a value and no comparison to mispredict, where the sampled
- * bounds of orderStatistics cost four comparisons a value. Exact: the keys are the values' own bits.
- * Undefined when −0 may be among the values (its bits order it below 0, which no comparison does), for the
- * comparison-based selection to take.
- */
-function float32Statistics(a: Float32Array, k: number, next: boolean): [number, number] | undefined {
-  const n = a.length;
-  const bits = new Int32Array(a.buffer, a.byteOffset, n);
-  // Two tallies, of even and odd places, added after: neighbouring values often share a bucket, and one tally
-  // would make each count wait for the one before it to be stored.
-  const tallies = scratchInt32('radix-counts', 8192).fill(0);
-  let i = 0;
-  for (; i + 1 < n; i += 2) {
-    tallies[(orderedKey(bits[i]!) >> 20) + 2048]!++;
-    tallies[(orderedKey(bits[i + 1]!) >> 20) + 6144]!++;
-  }
-  if (i < n) tallies[(orderedKey(bits[i]!) >> 20) + 2048]!++;
-  const counts = tallies.subarray(0, 4096);
-  for (let b = 0; b < 4096; b++) counts[b]! += tallies[b + 4096]!;
-  // The bucket of keys -2^20 to -1: −0 and negative values of magnitude below 2^-129.
-  if (counts[2047] !== 0) return undefined;
-  let bucket = 0,
-    rank = k;
-  while (rank >= counts[bucket]!) rank -= counts[bucket++]!;
-  let size = counts[bucket]!;
-  // Where the (k + 1)-th value lies past the bucket, it is the smallest key above it, found by the same pass.
-  let pending = next,
-    nextKey = 0;
-  // One place more than the bucket holds: the stores of the keys after its last land there, in bounds.
-  const keys = scratchInt32('radix-keys', size + 1);
-  const top = bucket - 2048;
-  let m = 0;
-  if (pending && rank + 1 >= size) {
-    pending = false;
-    nextKey = 0x7fffffff;
-    for (let i = 0; i < n; i++) {
-      const key = orderedKey(bits[i]!);
-      keys[m] = key;
-      m += +(key >> 20 === top);
-      if (key >> 20 > top && key < nextKey) nextKey = key;
-    }
-  } else
-    for (let i = 0; i < n; i++) {
-      // Every key is stored and only the bucket's kept: no branch.
-      const key = orderedKey(bits[i]!);
-      keys[m] = key;
-      m += +(key >> 20 === top);
-    }
-  // The keys left share their bits above `shift`; the next 12 (then 8) bucket them, compacted in place.
-  for (let level = 1; level < RADIX_SHIFTS.length && size > 64; level++) {
-    const shift = RADIX_SHIFTS[level]!;
-    const mask = level === 1 ? 0xfff : 0xff;
-    counts.fill(0, 0, mask + 1);
-    for (let i = 0; i < size; i++) counts[(keys[i]! >> shift) & mask]!++;
-    let sub = 0;
-    while (rank >= counts[sub]!) rank -= counts[sub++]!;
-    const later = pending && rank + 1 >= counts[sub]!;
-    if (later) {
-      pending = false;
-      nextKey = 0x7fffffff;
-    }
-    let kept = 0;
-    for (let i = 0; i < size; i++) {
-      const key = keys[i]!;
-      const b = (key >> shift) & mask;
-      keys[kept] = key;
-      kept += +(b === sub);
-      if (later && b > sub && key < nextKey) nextKey = key;
-    }
-    size = kept;
-  }
-  // Back to the values' bits, read as the values themselves.
-  for (let i = 0; i < size; i++) keys[i] = orderedKey(keys[i]!);
-  const [low, high] = selected(new Float32Array(keys.buffer, keys.byteOffset, size), rank, pending);
-  if (!next || pending) return [low, high];
-  const one = scratchInt32('radix-one', 1);
-  one[0] = orderedKey(nextKey);
-  return [low, new Float32Array(one.buffer, one.byteOffset, 1)[0]!];
 }
 
 /** The smallest value of `a` above `bound` (Infinity for none). */
@@ -563,13 +467,14 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
   const fine = smoothedOnce(values, width, height);
   // Only what is read is computed: the coarse image within two voxels of the mask (the row spans of that
   // band; every computed value is the one the whole image would give).
-  const inMask = rowSpans(width, height, slices, 0, mask);
+  const spans = rowSpansAt(width, height, slices, [0, 2], mask);
+  const inMask = spans[0]!;
   // Variance 1 + 3 = 4: the fine image smoothed once more by a binomial kernel of order 12 (variance 3).
   const coarse = binomialSmooth(
     fine,
     width,
     height,
-    mask ? rowSpans(width, height, slices, 2, mask) : undefined,
+    mask ? spans[1] : undefined,
     scratchFloat32('edge-coarse', values.length),
   );
   // Coarse gradients (in single precision, as an image of them would hold) along x, y and both diagonals,

@@ -146,9 +146,23 @@ function smoothIntegers(values: Float32Array, width: number, height: number, out
  * A cheap bound of a dilation, for computing only the part of an image a measure will read.
  */
 export function rowSpans(width: number, height: number, slices: number, radius: number, mask?: Uint8Array): Int32Array {
-  const spans = new Int32Array(2 * height * slices);
-  for (let row = 0; row < height * slices; row++) spans[2 * row + 1] = mask ? 0 : width;
-  if (!mask) return spans;
+  return rowSpansAt(width, height, slices, [radius], mask)[0]!;
+}
+
+/** rowSpans for each of `radii`, from one scan of the mask's rows (each row's extent serves every radius). */
+export function rowSpansAt(
+  width: number,
+  height: number,
+  slices: number,
+  radii: readonly number[],
+  mask?: Uint8Array,
+): Int32Array[] {
+  const all = radii.map(() => {
+    const spans = new Int32Array(2 * height * slices);
+    for (let row = 0; row < height * slices; row++) spans[2 * row + 1] = mask ? 0 : width;
+    return spans;
+  });
+  if (!mask) return all;
   const first = new Int32Array(height).fill(width),
     last = new Int32Array(height).fill(-1);
   for (let z = 0; z < slices; z++) {
@@ -165,20 +179,23 @@ export function rowSpans(width: number, height: number, slices: number, radius: 
       while (!mask[r + x1]) x1--;
       last[y] = x1;
     }
-    for (let y = 0; y < height; y++) {
-      let lo = width,
-        hi = -1;
-      for (let v = Math.max(0, y - radius), end = Math.min(height - 1, y + radius); v <= end; v++) {
-        if (first[v]! < lo) lo = first[v]!;
-        if (last[v]! > hi) hi = last[v]!;
+    for (const [k, radius] of radii.entries()) {
+      const spans = all[k]!;
+      for (let y = 0; y < height; y++) {
+        let lo = width,
+          hi = -1;
+        for (let v = Math.max(0, y - radius), end = Math.min(height - 1, y + radius); v <= end; v++) {
+          if (first[v]! < lo) lo = first[v]!;
+          if (last[v]! > hi) hi = last[v]!;
+        }
+        if (hi < 0) continue;
+        const row = z * height + y;
+        spans[2 * row] = Math.max(0, lo - radius);
+        spans[2 * row + 1] = Math.min(width, hi + radius + 1);
       }
-      if (hi < 0) continue;
-      const row = z * height + y;
-      spans[2 * row] = Math.max(0, lo - radius);
-      spans[2 * row + 1] = Math.min(width, hi + radius + 1);
     }
   }
-  return spans;
+  return all;
 }
 
 /** The order of binomialSmooth's kernel, as used by the edge width (variance 3). */
