@@ -76,40 +76,16 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const inner =
     counted && top >= bottom ? binnedCounts(counted, bottom, top) : histogram(values, object, undefined, [bottom, top]);
   const cut = otsuThreshold(inner);
+  // The two tissue classes' moments (as moments() over each class's mask would sum them, in scan order) and
+  // how many of the object's voxels hold its largest value (pileUp's clipping): from the counts per value where
+  // every sum is a whole number that double precision holds exactly (the same in any order), else from the voxels.
+  const { hiN, hiSum, hiSumSq, loN, loSum, loSumSq, atTop } =
+    counted && exactSums(counted, bottom, top)
+      ? classSumsOfCounts(counted, bottom, top, cut)
+      : classSumsOfVoxels(values, object, cut, top);
   // Each voxel's class for the noise estimates: 1 brighter tissue, 2 darker, 3 the air (when there is enough),
-  // 0 none (the object's margin, or air that is too little). The same pass sums each tissue class's moments (in
-  // scan order, as moments() over its mask would) and counts the object's voxels at its largest value (pileUp's
-  // clipping). Within the object the two classes interleave voxel by voxel (noise): each voxel's value is
-  // added to both classes' sums, times 1 or 0, rather than chosen by a branch the processor would mispredict
-  // (adding a zero leaves a sum as it was). The object's voxels lie in long runs, so testing for them costs little.
-  // A work buffer kept between calls: every voxel's class is written.
-  const classes = scratchUint8('mr-classes', n);
+  // 0 none (the object's margin, or air that is too little).
   const air = enough ? 3 : 0;
-  let hiN = 0,
-    hiSum = 0,
-    hiSumSq = 0,
-    loN = 0,
-    loSum = 0,
-    loSumSq = 0,
-    atTop = 0;
-  for (let i = 0; i < n; i++) {
-    if (!object[i]) {
-      // The object lies within `grown`: what is outside it is the background.
-      classes[i] = (1 - grown[i]!) * air;
-      continue;
-    }
-    const v = values[i]!;
-    const hi = +(v > cut),
-      lo = 1 - hi;
-    hiN += hi;
-    hiSum += v * hi;
-    hiSumSq += v * v * hi;
-    loN += lo;
-    loSum += v * lo;
-    loSumSq += v * v * lo;
-    classes[i] = 2 - hi;
-    atTop += +(v === top);
-  }
   const a = momentsOfSums(hiN, hiSum, hiSumSq),
     b = momentsOfSums(loN, loSum, loSumSq);
   const gap = Math.abs(a.mean - b.mean);
@@ -125,14 +101,19 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   // The bright tissue's high-pass noise, compared with the air's and with the dark tissue's: all three in one pass.
   // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
   // high-pass noise estimate (both tissue classes together) stands in, without the Rayleigh correction.
-  const [hiNoise, loNoise, airNoise, objectNoise] = robustNoiseByClass(
-    values,
-    width,
-    height,
-    classes,
-    [hiN, loN, air ? bgN : 0],
-    noise.sigma > 0 ? 0 : 2,
-  );
+  const union = noise.sigma > 0 ? 0 : 2;
+  const [hiNoise, loNoise, airNoise, objectNoise] =
+    (width >= 3 && height >= 3 && knownSmallWholeNumbers(values)
+      ? countedNoiseByClass(values, width, height, { object, grown, cut, air }, union)
+      : undefined) ??
+    robustNoiseByClass(
+      values,
+      width,
+      height,
+      tissueClasses(values, object, grown, cut, air),
+      [hiN, loN, air ? bgN : 0],
+      union,
+    );
   const sigma = noise.sigma > 0 ? noise.sigma : objectNoise!;
   // The air's magnitude noise (Rayleigh) varies 0.655 times as much as the tissue's Gaussian noise by the same
   // estimate, so an image as acquired gives about 1.5 or more; none without enough air, or air of exact zeros.
@@ -162,6 +143,77 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     clipped: pileUpShare(hiN + loN, top, atTop, bottom, 0),
     edge_width: mrEdgeWidth(c),
   };
+}
+
+/** The sums of each tissue class (above the cut, and the rest of the object) and the voxels at the object's top. */
+interface ClassSums {
+  hiN: number;
+  hiSum: number;
+  hiSumSq: number;
+  loN: number;
+  loSum: number;
+  loSumSq: number;
+  atTop: number;
+}
+
+/**
+ * Whether every sum of the object's values and squares is a whole number double precision holds exactly: then
+ * they add up to the same number in any order, from counts as from the voxels in scan order.
+ */
+function exactSums({ counts }: IntegerCounts, bottom: number, top: number): boolean {
+  let n = 0;
+  for (let j = 0; j < counts.length; j++) n += counts[j]!;
+  const m = Math.max(Math.abs(bottom), Math.abs(top));
+  return n * m * m <= Number.MAX_SAFE_INTEGER;
+}
+
+/** ClassSums from the object's counts per value (see exactSums). */
+function classSumsOfCounts({ min, counts }: IntegerCounts, bottom: number, top: number, cut: number): ClassSums {
+  const s: ClassSums = { hiN: 0, hiSum: 0, hiSumSq: 0, loN: 0, loSum: 0, loSumSq: 0, atTop: 0 };
+  for (let v = bottom; v <= top; v++) {
+    const k = counts[v - min]!;
+    if (v > cut) {
+      s.hiN += k;
+      s.hiSum += k * v;
+      s.hiSumSq += k * v * v;
+    } else {
+      s.loN += k;
+      s.loSum += k * v;
+      s.loSumSq += k * v * v;
+    }
+  }
+  s.atTop = top >= bottom ? counts[top - min]! : 0;
+  return s;
+}
+
+/**
+ * ClassSums from the voxels, in scan order. Within the object the two classes interleave voxel by voxel
+ * (noise): each voxel's value is added to both classes' sums, times 1 or 0, rather than chosen by a branch the
+ * processor would mispredict (adding a zero leaves a sum as it was). The object's voxels lie in long runs, so
+ * testing for them costs little.
+ */
+function classSumsOfVoxels(values: Float32Array, object: Uint8Array, cut: number, top: number): ClassSums {
+  let hiN = 0,
+    hiSum = 0,
+    hiSumSq = 0,
+    loN = 0,
+    loSum = 0,
+    loSumSq = 0,
+    atTop = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (!object[i]) continue;
+    const v = values[i]!;
+    const hi = +(v > cut),
+      lo = 1 - hi;
+    hiN += hi;
+    hiSum += v * hi;
+    hiSumSq += v * v * hi;
+    loN += lo;
+    loSum += v * lo;
+    loSumSq += v * v * lo;
+    atTop += +(v === top);
+  }
+  return { hiN, hiSum, hiSumSq, loN, loSum, loSumSq, atTop };
 }
 
 /**
@@ -206,10 +258,6 @@ function robustNoiseByClass(
   totals: readonly number[],
   union = 0,
 ): number[] {
-  if (width >= 3 && height >= 3 && knownSmallWholeNumbers(values)) {
-    const counted = countedNoiseByClass(values, width, height, classes, totals.length, union);
-    if (counted) return counted;
-  }
   const count = totals.length;
   const plane = width * height;
   const slices = plane ? values.length / plane : 0;
@@ -258,27 +306,45 @@ function robustNoiseByClass(
 /** Responses counted one by one; larger ones share the last count (COUNTED - 1 and above). */
 const COUNTED = 4096;
 
+/** What decides each voxel's class for the noise estimates (see mrMeasures): the object, `grown`, the cut, air's class. */
+interface ClassRule {
+  object: Uint8Array;
+  grown: Uint8Array;
+  cut: number;
+  /** 3, or 0 where there is too little air. */
+  air: number;
+}
+
+/** Each voxel's class (ClassRule), in a work buffer kept between calls (every voxel's is written). */
+function tissueClasses(values: Float32Array, object: Uint8Array, grown: Uint8Array, cut: number, air: number) {
+  const classes = scratchUint8('mr-classes', values.length);
+  // Branch-free: the object lies within `grown`, so a voxel outside `grown` is the background.
+  for (let i = 0; i < values.length; i++) classes[i] = object[i]! * (2 - +(values[i]! > cut)) + (1 - grown[i]!) * air;
+  return classes;
+}
+
 /**
- * robustNoiseByClass on an image of small whole numbers, by counting: each response is then a whole number
- * (exact in any order of adding the mask's terms), so each class's median is read off counts of the
- * responses, the same value a selection over them gives, with no response stored and no pass over them
- * afterwards. The mask is taken as what it is, a second difference along the row of second differences
- * across the rows, each column's worked out once for three voxels (a third of the loads, half the
- * arithmetic). Responses of COUNTED - 1 or more share one count: undefined when a median lies among them
- * (noise of a thousand units or more), for the stored responses to decide.
+ * robustNoiseByClass (classes 1 to 3 of `rule`) on an image of small whole numbers, by counting: each
+ * response is then a whole number (exact in any order of adding the mask's terms), so each class's median is
+ * read off counts of the responses, the same value a selection over them gives, with no response stored and
+ * no pass over them afterwards; each voxel's class is worked out where its response is, with no array of
+ * classes. The mask is taken as what it is, a second difference along the row of second differences across
+ * the rows, each column's worked out once for three voxels (a third of the loads, half the arithmetic).
+ * Responses of COUNTED - 1 or more share one count: undefined when a median lies among them (noise of a
+ * thousand units or more), for the stored responses to decide.
  */
 function countedNoiseByClass(
   values: Float32Array,
   width: number,
   height: number,
-  classes: Uint8Array,
-  count: number,
+  { object, grown, cut, air }: ClassRule,
   union: number,
 ): number[] | undefined {
   const plane = width * height;
+  const classCount = 3;
   // Class c's counts at [c · COUNTED, (c + 1) · COUNTED); class 0 (no class) is counted too, and never read,
   // so the loop holds no branch.
-  const counts = scratchInt32('class-response-counts', (count + 1) * COUNTED).fill(0);
+  const counts = scratchInt32('class-response-counts', (classCount + 1) * COUNTED).fill(0);
   const top = COUNTED - 1;
   for (let o = 0; o + plane <= values.length; o += plane)
     for (let y = 1; y < height - 1; y++) {
@@ -288,16 +354,18 @@ function countedNoiseByClass(
       let before = values[up]! - 2 * values[row]! + values[down]!,
         here = values[up + 1]! - 2 * values[row + 1]! + values[down + 1]!;
       for (let x = 1; x < width - 1; x++) {
-        const after = values[up + x + 1]! - 2 * values[row + x + 1]! + values[down + x + 1]!;
+        const i = row + x;
+        const after = values[up + x + 1]! - 2 * values[i + 1]! + values[down + x + 1]!;
         // A whole number under 2^21: exact as an integer.
         const r = Math.abs(before - 2 * here + after) | 0;
-        counts[classes[row + x]! * COUNTED + (r < top ? r : top)]!++;
+        const c = object[i]! * (2 - +(values[i]! > cut)) + (1 - grown[i]!) * air;
+        counts[c * COUNTED + (r < top ? r : top)]!++;
         before = here;
         here = after;
       }
     }
   const noises: number[] = [];
-  for (let c = 1; c <= count; c++) {
+  for (let c = 1; c <= classCount; c++) {
     const m = countedMedian(counts, c, c);
     if (m === undefined) return undefined;
     noises.push(m / (0.6745 * 6));
