@@ -53,10 +53,20 @@ export function dilate(mask: Uint8Array, width: number, height: number, radius: 
   return dilateBits(packMask(mask, width, height), mask.length, radius).mask;
 }
 
-/** The packed mask `m` (of a volume of `length` voxels) grown by `radius` voxels in-plane, as bits and bytes. */
-export function dilateBits(m: MaskBits, length: number, radius: number): { mask: Uint8Array; bits: MaskBits } {
+/**
+ * The packed mask `m` (of a volume of `length` voxels) grown by `radius` voxels in-plane, as bits and bytes;
+ * the bytes are written into `out` when given (a work buffer of `length`), else into a new array.
+ */
+export function dilateBits(
+  m: MaskBits,
+  length: number,
+  radius: number,
+  out?: Uint8Array,
+): { mask: Uint8Array; bits: MaskBits } {
   const grown = morphBits(m, radius, false);
-  const mask = new Uint8Array(length);
+  const mask = out ?? new Uint8Array(length);
   unpackMask(grown, mask);
+  // Voxels past the last whole slice belong to no row of bits: unset, as in a new array.
+  if (out) mask.fill(0, grown.width * grown.height * grown.slices, length);
   return { mask, bits: grown };
 }

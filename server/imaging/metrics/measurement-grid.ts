@@ -1,5 +1,6 @@
 import type { ImageVolume } from '../volume.ts';
 import { finiteWithRange } from './finite.ts';
+import { scratchFloat32 } from './scratch.ts';
 
 /** At most this many voxels per slice are measured (a 256×256 grid). */
 export const GRID_SLICE_VOXELS = 65_536;
@@ -23,17 +24,24 @@ export function measurementGrid(volume: ImageVolume): ImageVolume {
 /**
  * The measurement grid with its values made finite as finiteValues makes them, and their smallest and largest
  * value: the copy of the grid's voxels notes their range as it goes, so a finite image (nearly all) needs no
- * pass of its own to check them. Throws UnmeasurableImageError when no value is finite.
+ * pass of its own to check them. Throws UnmeasurableImageError when no value is finite. With `reuse` the copy
+ * lives in a work buffer that the next call overwrites (measureQuality's: it is done with the grid by then).
  */
-export function finiteMeasurementGrid(volume: ImageVolume): { grid: ImageVolume; min: number; max: number } {
-  const { grid, range } = sampledGrid(volume);
+export function finiteMeasurementGrid(
+  volume: ImageVolume,
+  reuse = false,
+): { grid: ImageVolume; min: number; max: number } {
+  const { grid, range } = sampledGrid(volume, reuse);
   if (range) return { grid, ...range };
   const finite = finiteWithRange(grid.data);
   return { grid: { ...grid, data: finite.values }, min: finite.min, max: finite.max };
 }
 
-/** The grid, and the range of its values when it is a copy and every value is finite. */
-function sampledGrid(volume: ImageVolume): { grid: ImageVolume; range?: { min: number; max: number } } {
+/**
+ * The grid, and the range of its values when it is a copy and every value is finite. With `reuse`, a copy is
+ * written into a work buffer kept between calls (for a caller done with the grid before the next call).
+ */
+function sampledGrid(volume: ImageVolume, reuse = false): { grid: ImageVolume; range?: { min: number; max: number } } {
   const { width, height, depth, channels } = volume;
   const stride = gridStride(width, height);
   const slices =
@@ -43,7 +51,9 @@ function sampledGrid(volume: ImageVolume): { grid: ImageVolume; range?: { min: n
   if (stride === 1 && slices.length === depth) return { grid: volume };
   const w = Math.ceil(width / stride);
   const h = Math.ceil(height / stride);
-  const data = new Float32Array(w * h * slices.length * channels);
+  const length = w * h * slices.length * channels;
+  // Every element is written below.
+  const data = reuse ? scratchFloat32('measurement-grid', length) : new Float32Array(length);
   const src = volume.data;
   let o = 0,
     min = Infinity,

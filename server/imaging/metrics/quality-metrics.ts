@@ -25,7 +25,7 @@ import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.t
 import { finiteMeasurementGrid, gridStride } from './measurement-grid.ts';
 import { backgroundNoiseOf, laplacianNoise, type NoiseModel } from './noise.ts';
 import type { IntegerCounts } from './integer-median.ts';
-import { scratchFloat32 } from './scratch.ts';
+import { scratchFloat32, scratchUint8 } from './scratch.ts';
 import { forgetSmoothed, ghostRatio, laplacianVariance } from './sharpness.ts';
 
 /** Every measurement the check is based on; ratios are plain numbers, fractions 0–1. */
@@ -239,7 +239,9 @@ function countsByValue({ min, bins }: ValueBins, binCounts: Uint32Array): Intege
  */
 export function measureQuality(whole: ImageVolume): QualityMetrics {
   // NaN and ±Infinity in float images would poison every sum: they are mapped to finite values first.
-  const { grid: volume, min, max } = finiteMeasurementGrid(whole);
+  // The grid's copy and the masks below live in work buffers: nothing of them outlives the check, and a
+  // check's few hundred kilobytes of new arrays each time cost the garbage collector more than their filling.
+  const { grid: volume, min, max } = finiteMeasurementGrid(whole, true);
   try {
     return measureGrid(whole, volume, [min, max]);
   } finally {
@@ -276,7 +278,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   // binning) and values, the clipped voxels, the energy about the offset (for EFC) and the largest magnitude
   // (for FBER). Each sum is added in scan order, as separate passes would add it, so the results are the
   // same to the bit.
-  const object = new Uint8Array(n);
+  const object = scratchUint8('grid-object', n).fill(0);
   const words = (width + 31) >> 5;
   const objectBits = new Int32Array(words * height * slices);
   const fgCounts = new Uint32Array(all.counts.length);
@@ -324,8 +326,13 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   const bgBins = byValue ? new Uint32Array(all.counts.length) : undefined;
   // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
   // What is outside `grown` is the background. Grown on packed bits, each written out as bytes once.
-  const { mask: band, bits: bandBits } = dilateBits({ bits: objectBits, words, width, height, slices }, n, 2);
-  const { mask: grown, bits: grownBits } = dilateBits(bandBits, n, 1);
+  const { mask: band, bits: bandBits } = dilateBits(
+    { bits: objectBits, words, width, height, slices },
+    n,
+    2,
+    scratchUint8('grid-band', n),
+  );
+  const { mask: grown, bits: grownBits } = dilateBits(bandBits, n, 1, scratchUint8('grid-grown', n));
   // The background, read off the unset bits of `grown` in scan order: its moments (for the noise), values
   // and the range of its magnitudes (for FBER).
   const bgValues = scratchFloat32('background-values', n);
