@@ -413,39 +413,46 @@ function saturatedInside(
 
 /**
  * How many voxels of at least `top` are connected through others like them, 4-neighbours in-plane, to the
- * border of their slice: markBorderConnected of the mask of such voxels, found by the same walk without
- * writing that mask out (only the voxels reached are read).
+ * border of their slice: markBorderConnected of the mask of such voxels, without writing that mask out. The
+ * walk fills a row's run at a time (a shutter or a saturated patch is long runs): each run is marked whole,
+ * and the rows above and below it are scanned for the runs they continue into, one seed per run.
  */
 function borderConnectedAtLeast(values: Float32Array, width: number, height: number, top: number): number {
   const plane = width * height;
   if (plane === 0) return 0;
   const seen = scratchUint8('radiograph-saturated', values.length).fill(0);
-  const stack = scratchInt32('projection-border-stack', plane);
+  // A filled run seeds at most one run per two voxels of each neighbouring row, and the border one per voxel.
+  const seeds = scratchInt32('radiograph-run-seeds', 2 * plane + 2 * (width + height));
   let marked = 0;
   for (let o = 0; o + plane <= values.length; o += plane) {
     let depth = 0;
-    const push = (i: number) => {
-      if (seen[i] === 0 && values[i]! >= top) {
-        seen[i] = 1;
-        marked++;
-        stack[depth++] = i;
-      }
-    };
     for (let x = 0; x < width; x++) {
-      push(o + x);
-      push(o + (height - 1) * width + x);
+      if (values[o + x]! >= top) seeds[depth++] = o + x;
+      if (values[o + (height - 1) * width + x]! >= top) seeds[depth++] = o + (height - 1) * width + x;
     }
     for (let y = 0; y < height; y++) {
-      push(o + y * width);
-      push(o + y * width + width - 1);
+      if (values[o + y * width]! >= top) seeds[depth++] = o + y * width;
+      if (values[o + y * width + width - 1]! >= top) seeds[depth++] = o + y * width + width - 1;
     }
     while (depth > 0) {
-      const i = stack[--depth]!;
-      const x = (i - o) % width;
-      if (x > 0) push(i - 1);
-      if (x < width - 1) push(i + 1);
-      if (i - o >= width) push(i - width);
-      if (i - o < plane - width) push(i + width);
+      const i = seeds[--depth]!;
+      if (seen[i]) continue;
+      const row = o + Math.floor((i - o) / width) * width;
+      let l = i,
+        r = i;
+      while (l > row && !seen[l - 1] && values[l - 1]! >= top) l--;
+      while (r < row + width - 1 && !seen[r + 1] && values[r + 1]! >= top) r++;
+      seen.fill(1, l, r + 1);
+      marked += r - l + 1;
+      // The runs of the rows above and below that touch this one, each seeded once.
+      for (const next of [row - width, row + width]) {
+        if (next < o || next >= o + plane) continue;
+        for (let k = l - row + next, end = r - row + next, inRun = false; k <= end; k++) {
+          const on = !seen[k] && values[k]! >= top;
+          if (on && !inRun) seeds[depth++] = k;
+          inRun = on;
+        }
+      }
     }
   }
   return marked;
