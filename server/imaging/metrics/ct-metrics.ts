@@ -1,4 +1,5 @@
 import type { MeasureContext, Measures } from './context.ts';
+import { boundedQuantile } from './bounded-quantile.ts';
 import { integerMedian } from './integer-median.ts';
 import { edgeWidth, quantileInPlace } from './image-stats.ts';
 import { type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
@@ -133,12 +134,14 @@ export function lineScores(residual: Float32Array, keep: MaskBits, ringKeep: Mas
           const p = y * width + 32 * j + 31 - Math.clz32(w & -w);
           const bin = ring[p]!;
           if (bin < 0) continue;
-          ringSum[bin]! += Math.max(-150, Math.min(150, residual[o + p]!));
+          const r = residual[o + p]!;
+          ringSum[bin]! += r < -150 ? -150 : r > 150 ? 150 : r;
           ringN[bin]!++;
         }
         for (let w = keep.bits[k]!; w !== 0; w &= w - 1) {
           const p = y * width + 32 * j + 31 - Math.clz32(w & -w);
-          const r = Math.max(-150, Math.min(150, residual[o + p]!));
+          const u = residual[o + p]!;
+          const r = u < -150 ? -150 : u > 150 ? 150 : u;
           const q = r * 256;
           if ((q | 0) !== q) whole = false;
           at[v] = p;
@@ -437,7 +440,8 @@ export function ctMeasures(c: MeasureContext): Measures {
           notSoft |= (isSoft && raw > -300 && raw < 400 ? 0 : 1) << b;
           // Homogeneous air, for the rings that run through the air around the body.
           notAir |= (isAir && v <= -700 && raw > -1150 && raw < -650 ? 0 : 1) << b;
-          clamped[i] = Math.max(-1000, Math.min(1000, raw));
+          // Compared rather than by Math.max and Math.min: the same values (-0 included), fewer instructions.
+          clamped[i] = raw < -1000 ? -1000 : raw > 1000 ? 1000 : raw;
         }
         for (let w = soft; w !== 0; w &= w - 1) softValues[softN++] = values[start + 31 - Math.clz32(w & -w)]!;
         for (let w = air; w !== 0; w &= w - 1) airValues[airN++] = smooth[start + 31 - Math.clz32(w & -w)]!;
@@ -485,7 +489,9 @@ export function ctMeasures(c: MeasureContext): Measures {
         ? quantileInPlace(Float64Array.from(airSd), 25)
         : 0;
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
-  const airHu = airN ? quantileInPlace(airValues.subarray(0, airN), 10) : -1000;
+  // Its values lie between -1100 and -400 by the class's definition: counted per unit of HU, not selected.
+  const air = airValues.subarray(0, airN);
+  const airHu = airN ? (boundedQuantile(air, 10, -1100, 701) ?? quantileInPlace(air, 10)) : -1000;
   // Soft tissue's and fat's values are raw Hounsfield units, whole numbers on nearly every scan: counted.
   const soft = softValues.subarray(0, softN),
     fat = fatValues.subarray(0, fatN);
@@ -521,7 +527,9 @@ export function ctMeasures(c: MeasureContext): Measures {
       for (let w = keep, at = row * width + 32 * j; w !== 0; w &= w - 1)
         kept[keepN++] = Math.abs(residual[at + 31 - Math.clz32(w & -w)]!);
     }
-  const residualSd = quantileInPlace(kept.subarray(0, keepN), 50) * 1.4826;
+  // Counted per HU (most residuals lie within a few hundred), selected where the median lies beyond.
+  const absolute = kept.subarray(0, keepN);
+  const residualSd = (boundedQuantile(absolute, 50, 0, 1024) ?? quantileInPlace(absolute, 50)) * 1.4826;
   const keep = mask(keepBits);
   const lines =
     residualSd > 0 ? lineScores(residual, keep, mask(ringKeepBits), width, height) : { streaks: 0, rings: 0 };
