@@ -1,7 +1,7 @@
 import { medianInPlace } from './integer-median.ts';
 import { dilate } from './mask.ts';
 import { scratchFloat32, scratchFloat64 } from './scratch.ts';
-import { BINOMIAL_ORDER, binomialSmooth, rowSpansAt, smoothedOnce, smoothInPlane } from './sharpness.ts';
+import { BINOMIAL_ORDER, binomialSmooth, maskRuns, rowSpansAt, smoothedOnce, smoothInPlane } from './sharpness.ts';
 
 /** Statistics on slices of a measurement grid (x fastest, then y, then slices), shared by the modality metrics. */
 
@@ -383,20 +383,15 @@ export function immerkaer(values: Float32Array, i: number, width: number): numbe
  */
 export function robustNoise(values: Float32Array, width: number, height: number, mask: Uint8Array): number {
   const plane = width * height;
-  const slices = plane ? values.length / plane : 0;
+  const slices = plane ? Math.floor(values.length / plane) : 0;
   // One typed buffer, kept between calls, with room for every voxel off the border (no pass to count the
   // mask's first), filled in place; the median by counting or selection instead of a sort.
   const responses = scratchFloat64('noise-responses', slices * Math.max(0, width - 2) * Math.max(0, height - 2));
   let k = 0;
-  for (let z = 0; z < slices; z++) {
-    const o = z * plane;
-    for (let y = 1; y < height - 1; y++)
-      for (let x = 1; x < width - 1; x++) {
-        const i = o + y * width + x;
-        if (!mask[i]) continue;
-        responses[k++] = Math.abs(immerkaer(values, i, width));
-      }
-  }
+  // The mask's voxels off the border, run by run in scan order, without a test per voxel.
+  const { runs, firstRun } = maskRuns(width, height, slices, undefined, mask);
+  for (let r = 0, last = firstRun[firstRun.length - 1]!; r < last; r += 2)
+    for (let i = runs[r]!, end = runs[r + 1]!; i < end; i++) responses[k++] = Math.abs(immerkaer(values, i, width));
   // An image of whole numbers has whole responses, counted (medianInPlace) rather than selected among.
   return medianInPlace(responses.subarray(0, k)) / (0.6745 * 6);
 }
@@ -490,40 +485,47 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
     ay = scratchFloat32('edge-all-y', all),
     ad = scratchFloat32('edge-all-diagonal', all),
     aa = scratchFloat32('edge-all-antidiagonal', all);
+  // The mask's runs along each row off the border: both passes below visit them without a test per voxel.
+  const { runs, firstRun } = maskRuns(width, height, slices, inMask, mask);
   // `skip` counts down to the next sampled voxel of the mask (every third, from the first).
   let skip = 0,
     k = 0,
     count = 0;
   const w1 = width + 1,
     w0 = width - 1;
-  for (let z = 0; z < slices; z++)
-    for (let y = 1; y < height - 1; y++) {
-      const span = 2 * (z * height + y);
-      const row = z * plane + y * width;
-      for (let i = row + Math.max(1, inMask[span]!), end = row + Math.min(width - 1, inMask[span + 1]!); i < end; i++) {
-        if (mask && !mask[i]) continue;
-        if (skip === 0 || count < all) {
-          const gx = Math.abs(coarse[i + 1]! - coarse[i - 1]!),
-            gy = Math.abs(coarse[i + width]! - coarse[i - width]!),
-            gd = Math.abs(coarse[i + w1]! - coarse[i - w1]!),
-            ga = Math.abs(coarse[i + w0]! - coarse[i - w0]!);
-          if (skip === 0) {
-            sx[k] = gx;
-            sy[k] = gy;
-            sd[k] = gd;
-            sa[k++] = ga;
-            skip = 3;
-          }
-          if (count < all) {
-            ax[count] = gx;
-            ay[count] = gy;
-            ad[count] = gd;
-            aa[count] = ga;
-          }
+  for (let row = 0; row < height * slices; row++)
+    for (let r = firstRun[row]!, last = firstRun[row + 1]!; r < last; r += 2) {
+      let i = runs[r]!;
+      const end = runs[r + 1]!;
+      // The first voxels of the mask: every one's gradients kept, and every third's as well.
+      for (; i < end && count < all; i++, count++, skip--) {
+        const gx = Math.abs(coarse[i + 1]! - coarse[i - 1]!),
+          gy = Math.abs(coarse[i + width]! - coarse[i - width]!),
+          gd = Math.abs(coarse[i + w1]! - coarse[i - w1]!),
+          ga = Math.abs(coarse[i + w0]! - coarse[i - w0]!);
+        if (skip === 0) {
+          sx[k] = gx;
+          sy[k] = gy;
+          sd[k] = gd;
+          sa[k++] = ga;
+          skip = 3;
         }
-        skip--;
-        count++;
+        ax[count] = gx;
+        ay[count] = gy;
+        ad[count] = gd;
+        aa[count] = ga;
       }
+      if (i >= end) continue;
+      // The rest: only every third voxel, stepped to (the next `skip` voxels on from i).
+      let j = i + skip;
+      for (; j < end; j += 3) {
+        sx[k] = Math.abs(coarse[j + 1]! - coarse[j - 1]!);
+        sy[k] = Math.abs(coarse[j + width]! - coarse[j - width]!);
+        sd[k] = Math.abs(coarse[j + w1]! - coarse[j - w1]!);
+        sa[k++] = Math.abs(coarse[j + w0]! - coarse[j - w0]!);
+      }
+      count += end - i;
+      skip = j - end;
     }
   if (count < 16) return 0;
   const sampled =
@@ -551,24 +553,25 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
     g >= Math.fround(Math.abs(coarse[i + 2 * step]! - here));
   for (let z = 0; z < slices; z++)
     for (let y = 2; y < height - 2; y++) {
-      const span = 2 * (z * height + y);
-      const row = z * plane + y * width;
-      const first = row + Math.max(2, inMask[span]!),
-        end = row + Math.min(width - 2, inMask[span + 1]!);
-      if (first >= end) continue;
-      // The 3×3 neighbourhood slides along the row (up, middle and down rows; left, centre, right): each
-      // step loads its right column only, three values where the four gradients read eight.
-      let ul = coarse[first - width - 1]!,
-        uc = coarse[first - width]!,
-        ml = coarse[first - 1]!,
-        mc = coarse[first]!,
-        dl = coarse[first + width - 1]!,
-        dc = coarse[first + width]!;
-      for (let i = first; i < end; i++) {
-        const ur = coarse[i - width + 1]!,
-          mr = coarse[i + 1]!,
-          dr = coarse[i + width + 1]!;
-        if (!mask || mask[i]) {
+      const row = z * height + y;
+      const start = z * plane + y * width;
+      for (let r = firstRun[row]!, last = firstRun[row + 1]!; r < last; r += 2) {
+        // The run, less its voxels within two of the row's ends.
+        const first = Math.max(start + 2, runs[r]!),
+          end = Math.min(start + width - 2, runs[r + 1]!);
+        if (first >= end) continue;
+        // The 3×3 neighbourhood slides along the run (up, middle and down rows; left, centre, right): each
+        // step loads its right column only, three values where the four gradients read eight.
+        let ul = coarse[first - width - 1]!,
+          uc = coarse[first - width]!,
+          ml = coarse[first - 1]!,
+          mc = coarse[first]!,
+          dl = coarse[first + width - 1]!,
+          dc = coarse[first + width]!;
+        for (let i = first; i < end; i++) {
+          const ur = coarse[i - width + 1]!,
+            mr = coarse[i + 1]!,
+            dr = coarse[i + width + 1]!;
           const gx = Math.fround(Math.abs(mr - ml));
           if (gx >= cx && peak(i, gx, 1, mc)) {
             coarseX += gx;
@@ -589,13 +592,13 @@ export function edgeWidth(values: Float32Array, width: number, height: number, m
             coarseA += ga;
             fineA += Math.abs(fine[i + w0]! - fine[i - w0]!);
           }
+          ul = uc;
+          uc = ur;
+          ml = mc;
+          mc = mr;
+          dl = dc;
+          dc = dr;
         }
-        ul = uc;
-        uc = ur;
-        ml = mc;
-        mc = mr;
-        dl = dc;
-        dc = dr;
       }
     }
   const sumCoarse = [coarseX, coarseY, coarseD, coarseA],

@@ -1,4 +1,4 @@
-import { scratchFloat32, scratchFloat64 } from './scratch.ts';
+import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';
 
 /**
  * Binomial smoothing ([1 2 1]/4, twice, in x and y: a Gaussian of sigma 1) of each slice, edges clamped.
@@ -198,6 +198,49 @@ export function rowSpansAt(
   return all;
 }
 
+/**
+ * The runs of `mask` (all voxels without one) along each row, off the image's border and within the row's
+ * span (see rowSpans; the whole row without spans): `[start, end)` voxel indices in pairs, row by row in order, row r's from
+ * `firstRun[r]` to `firstRun[r + 1]`. Kept in work buffers: valid until the next call.
+ */
+export function maskRuns(
+  width: number,
+  height: number,
+  slices: number,
+  spans: Int32Array | undefined,
+  mask?: Uint8Array,
+): { runs: Int32Array; firstRun: Int32Array } {
+  const rows = height * slices;
+  const firstRun = scratchInt32('mask-run-rows', rows + 1);
+  // A row of w voxels holds at most w / 2 + 1 runs.
+  const runs = scratchInt32('mask-runs', rows * (width + 2));
+  let n = 0;
+  for (let row = 0; row < rows; row++) {
+    firstRun[row] = n;
+    const y = row % height;
+    if (y < 1 || y >= height - 1) continue;
+    const start = row * width;
+    const hi = start + Math.min(width - 1, spans ? spans[2 * row + 1]! : width);
+    let x = start + Math.max(1, spans ? spans[2 * row]! : 0);
+    if (!mask) {
+      if (x < hi) {
+        runs[n++] = x;
+        runs[n++] = hi;
+      }
+      continue;
+    }
+    while (x < hi) {
+      while (x < hi && !mask[x]) x++;
+      if (x >= hi) break;
+      runs[n++] = x;
+      while (x < hi && mask[x]) x++;
+      runs[n++] = x;
+    }
+  }
+  firstRun[rows] = n;
+  return { runs, firstRun };
+}
+
 /** The order of binomialSmooth's kernel, as used by the edge width (variance 3). */
 export const BINOMIAL_ORDER = 12;
 
@@ -390,19 +433,15 @@ export function laplacianVariance(
   let n = 0,
     sum = 0,
     sumSq = 0;
-  for (let z = 0; z < slices; z++) {
-    const o = z * width * height;
-    for (let y = 1; y < height - 1; y++) {
-      for (let x = 1; x < width - 1; x++) {
-        const i = o + y * width + x;
-        if (!mask[i]) continue;
-        const v = values[i - 1]! + values[i + 1]! + values[i - width]! + values[i + width]! - 4 * values[i]!;
-        n++;
-        sum += v;
-        sumSq += v * v;
-      }
+  // The mask's voxels off the border, run by run in scan order, without a test per voxel.
+  const { runs, firstRun } = maskRuns(width, height, Math.floor(slices), undefined, mask);
+  for (let r = 0, last = firstRun[firstRun.length - 1]!; r < last; r += 2)
+    for (let i = runs[r]!, end = runs[r + 1]!; i < end; i++) {
+      const v = values[i - 1]! + values[i + 1]! + values[i - width]! + values[i + width]! - 4 * values[i]!;
+      n++;
+      sum += v;
+      sumSq += v * v;
     }
-  }
   if (n === 0 || span <= 0) return 0;
   const mean = sum / n;
   return (sumSq / n - mean * mean) / (span * span);
