@@ -1,5 +1,4 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { boundedQuantile } from './bounded-quantile.ts';
 import { integerMedian } from './integer-median.ts';
 import { edgeWidth, quantileInPlace } from './image-stats.ts';
 import { type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
@@ -489,9 +488,7 @@ export function ctMeasures(c: MeasureContext): Measures {
         ? quantileInPlace(Float64Array.from(airSd), 25)
         : 0;
   // Air outside the body is the darkest large class; lung (about -850) only lifts the upper percentiles.
-  // Its values lie between -1100 and -400 by the class's definition: counted per unit of HU, not selected.
-  const air = airValues.subarray(0, airN);
-  const airHu = airN ? (boundedQuantile(air, 10, -1100, 701) ?? quantileInPlace(air, 10)) : -1000;
+  const airHu = airN ? quantileInPlace(airValues.subarray(0, airN), 10) : -1000;
   // Soft tissue's and fat's values are raw Hounsfield units, whole numbers on nearly every scan: counted.
   const soft = softValues.subarray(0, softN),
     fat = fatValues.subarray(0, fatN);
@@ -527,9 +524,7 @@ export function ctMeasures(c: MeasureContext): Measures {
       for (let w = keep, at = row * width + 32 * j; w !== 0; w &= w - 1)
         kept[keepN++] = Math.abs(residual[at + 31 - Math.clz32(w & -w)]!);
     }
-  // Counted per HU (most residuals lie within a few hundred), selected where the median lies beyond.
-  const absolute = kept.subarray(0, keepN);
-  const residualSd = (boundedQuantile(absolute, 50, 0, 1024) ?? quantileInPlace(absolute, 50)) * 1.4826;
+  const residualSd = quantileInPlace(kept.subarray(0, keepN), 50) * 1.4826;
   const keep = mask(keepBits);
   const lines =
     residualSd > 0 ? lineScores(residual, keep, mask(ringKeepBits), width, height) : { streaks: 0, rings: 0 };
