@@ -2,7 +2,7 @@
 // wrap-around. Each is judged relative to the head's own signal, on masks that follow the head rather than
 // the image's matrix, so a field of view closed in on the head, another matrix size, a quarter turn or a
 // background of exact zeros does not change what a clean image measures.
-import { type MaskBits, morphBits, packMask, unpackMask } from './mask-bits.ts';
+import { type MaskBits, morphBits, ones32, packMask, unpackMask } from './mask-bits.ts';
 import { pick, quantile } from './image-stats.ts';
 import { scratchFloat32, scratchUint8 } from './scratch.ts';
 import { binomialSmooth, smoothedOnce } from './sharpness.ts';
@@ -11,18 +11,62 @@ import { binomialSmooth, smoothedOnce } from './sharpness.ts';
 export type PhaseAxis = 'x' | 'y';
 
 /**
- * The head and the air around it, slice by slice. The byte masks are work buffers, good until the next
- * headMasks call (a check builds them once and reads them before it returns).
+ * The head and the air around it, slice by slice. headMasks gives both packed as well, which the measures
+ * read; its byte masks are written out only when asked for, into work buffers good until the next call.
  */
 export interface HeadMasks {
   /** The object with its gaps closed and its holes (skull, ventricles, dark tissue) filled. */
-  head: Uint8Array;
+  readonly head: Uint8Array;
   /** What lies outside the head grown by a margin: the air the artefacts are looked for in. */
-  air: Uint8Array;
+  readonly air: Uint8Array;
   airCount: number;
   headCount: number;
-  /** `head` packed, for the measures that shrink it again. */
+  /** `head` packed. */
   headBits?: MaskBits;
+  /** `air` packed. */
+  airBits?: MaskBits;
+}
+
+/** The masks' head packed: headMasks' own, or packed from the bytes. */
+function headBitsOf(masks: HeadMasks, width: number, height: number): MaskBits {
+  return masks.headBits ?? packMask(masks.head, width, height);
+}
+
+/** The masks' air packed: headMasks' own, or packed from the bytes. */
+function airBitsOf(masks: HeadMasks, width: number, height: number): MaskBits {
+  return masks.airBits ?? packMask(masks.air, width, height);
+}
+
+/** Bit x of packed row `row` (0 or 1). */
+function bitAt(m: MaskBits, row: number, x: number): number {
+  return (m.bits[row * m.words + (x >> 5)]! >>> (x & 31)) & 1;
+}
+
+/** Whether bits [x0, x1) of packed row `row` are all set. */
+function allSet(m: MaskBits, row: number, x0: number, x1: number): boolean {
+  const base = row * m.words;
+  for (let k = x0 >> 5, last = (x1 - 1) >> 5; k <= last; k++) {
+    const lo = k === x0 >> 5 ? x0 & 31 : 0,
+      hi = k === last ? ((x1 - 1) & 31) + 1 : 32;
+    const want = (hi === 32 ? -1 : (1 << hi) - 1) & (-1 << lo);
+    if ((m.bits[base + k]! & want) !== want) return false;
+  }
+  return true;
+}
+
+/** The 32 bits of packed row `row` from column `c` on (c < width), wrapping round at the row's end. */
+function bitsFrom(m: MaskBits, row: number, c: number): number {
+  const { bits, words, width } = m;
+  const base = row * words;
+  if (c + 32 <= width) {
+    const k = c >> 5,
+      s = c & 31;
+    return s === 0 ? bits[base + k]! : (bits[base + k]! >>> s) | (bits[base + k + 1]! << (32 - s));
+  }
+  // Across the row's end: bit by bit (a word or two a row).
+  let out = 0;
+  for (let b = 0, x = c; b < 32; b++, x = x + 1 === width ? 0 : x + 1) out |= bitAt(m, row, x) << b;
+  return out;
 }
 
 /** The lowest set bit's index of a non-zero word. */
@@ -197,13 +241,35 @@ export function headMasks(
       }
     }
   }
-  // Both masks written out from their bits into work buffers kept between calls (every byte is written): the
-  // head, and the air, what the head grown by the margin leaves.
-  const head = scratchUint8('head-mask', object.length),
-    air = scratchUint8('air-mask', object.length);
-  const headCount = unpackMask(headBits, head);
-  const airCount = unpackMask(morphBits(headBits, margin, false), air, true);
-  return { head, air, airCount, headCount, headBits };
+  // The air: what the head grown by the margin leaves, as bits; the byte masks are written out (into work
+  // buffers kept between calls, every byte written) only for a caller that asks for them.
+  const around = morphBits(headBits, margin, false);
+  const airBits: MaskBits = { bits: new Int32Array(around.bits.length), words, width, height, slices };
+  // Bits of each row's last word that lie within the width: the air's complement leaves those past it clear.
+  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
+  let headCount = 0,
+    airCount = 0;
+  for (let k = 0; k < around.bits.length; k++) {
+    const a = ~around.bits[k]! & (k % words === words - 1 ? lastValid : -1);
+    airBits.bits[k] = a;
+    airCount += ones32(a);
+    headCount += ones32(headBits.bits[k]!);
+  }
+  let head: Uint8Array | undefined, air: Uint8Array | undefined;
+  return {
+    get head() {
+      if (!head) unpackMask(headBits, (head = scratchUint8('head-mask', object.length)));
+      return head;
+    },
+    get air() {
+      if (!air) unpackMask(airBits, (air = scratchUint8('air-mask', object.length)));
+      return air;
+    },
+    airCount,
+    headCount,
+    headBits,
+    airBits,
+  };
 }
 
 /** Fewest voxels each region of the ghost-to-signal ratio must hold for its mean to mean something. */
@@ -222,23 +288,25 @@ interface AirSums {
 
 /**
  * The air sums along x and y (each when asked for) in one walk over the air: each air voxel i is paired with
- * the voxel half the field of view on from it along each axis (wrapping round), j. Voxels are visited in
- * order, so each axis's sums add up in the same order as a walk along that axis alone would add them. The
- * detail (`fine` less `coarse`, in single precision as an image of it holds) is worked out only at the pairs
- * that use it.
+ * the voxel half the field of view on from it along each axis (wrapping round), j. The walk is over the packed
+ * masks a word (32 voxels of a row) at a time: the air's bits with and without the head's shifted onto them
+ * (along x, the head's row read from half the width on; along y, the row half the height on) give each sum's
+ * voxels, visited in order, so each sum adds up in the order of a walk over the voxels. The detail (`fine`
+ * less `coarse`, in single precision as an image of it holds) is worked out only at the pairs that use it.
  */
 function airSums(
   values: Float32Array,
   fine: Float32Array,
   coarse: Float32Array,
-  masks: HeadMasks,
+  headBits: MaskBits,
+  airBits: MaskBits,
   width: number,
   height: number,
   alongX: boolean,
   alongY: boolean,
 ): { x: AirSums; y: AirSums } {
-  const { air, head } = masks;
-  const plane = width * height;
+  const { words } = airBits;
+  const rows = height * airBits.slices;
   const hx = width >> 1,
     hy = height >> 1;
   let xg = 0,
@@ -253,45 +321,52 @@ function airSums(
     yrn = 0,
     yab = 0,
     ybb = 0;
-  for (let o = 0; o + plane <= values.length; o += plane)
-    for (let y = 0; y < height; y++) {
-      const row = o + y * width,
-        // j - i along y; along x, j - i is hx, less the width where the shift wraps round.
-        dy = (((y + hy) % height) - y) * width;
-      for (let x = 0; x < width; x++) {
-        const i = row + x;
-        if (!air[i]) continue;
-        const v = values[i]!;
-        if (alongX) {
-          const j = x < width - hx ? i + hx : i + hx - width;
-          if (head[j]) {
-            const d = Math.fround(fine[i]! - coarse[i]!),
-              e = Math.fround(fine[j]! - coarse[j]!);
-            xg += v;
-            xgn++;
-            xab += d * e;
-            xbb += e * e;
-          } else {
-            xr += v;
-            xrn++;
-          }
+  for (let row = 0; row < rows; row++) {
+    const y = row % height;
+    // The row half the height on, in the same slice, and j - i for it.
+    const yRow = row - y + ((y + hy) % height),
+      dy = (yRow - row) * width;
+    for (let k = 0; k < words; k++) {
+      const a = airBits.bits[row * words + k]!;
+      if (a === 0) continue;
+      const at = row * width + 32 * k;
+      if (alongX) {
+        const shifted = bitsFrom(headBits, row, (32 * k + hx) % width);
+        for (let w = a & shifted; w !== 0; w &= w - 1) {
+          const x = 32 * k + 31 - Math.clz32(w & -w);
+          const i = at - 32 * k + x,
+            j = x < width - hx ? i + hx : i + hx - width;
+          const d = Math.fround(fine[i]! - coarse[i]!),
+            e = Math.fround(fine[j]! - coarse[j]!);
+          xg += values[i]!;
+          xgn++;
+          xab += d * e;
+          xbb += e * e;
         }
-        if (alongY) {
-          const j = i + dy;
-          if (head[j]) {
-            const d = Math.fround(fine[i]! - coarse[i]!),
-              e = Math.fround(fine[j]! - coarse[j]!);
-            yg += v;
-            ygn++;
-            yab += d * e;
-            ybb += e * e;
-          } else {
-            yr += v;
-            yrn++;
-          }
+        for (let w = a & ~shifted; w !== 0; w &= w - 1) {
+          xr += values[at + 31 - Math.clz32(w & -w)]!;
+          xrn++;
+        }
+      }
+      if (alongY) {
+        const shifted = headBits.bits[yRow * words + k]!;
+        for (let w = a & shifted; w !== 0; w &= w - 1) {
+          const i = at + 31 - Math.clz32(w & -w),
+            j = i + dy;
+          const d = Math.fround(fine[i]! - coarse[i]!),
+            e = Math.fround(fine[j]! - coarse[j]!);
+          yg += values[i]!;
+          ygn++;
+          yab += d * e;
+          ybb += e * e;
+        }
+        for (let w = a & ~shifted; w !== 0; w &= w - 1) {
+          yr += values[at + 31 - Math.clz32(w & -w)]!;
+          yrn++;
         }
       }
     }
+  }
   return {
     x: { ghostSum: xg, ghostN: xgn, restSum: xr, restN: xrn, ab: xab, bb: xbb },
     y: { ghostSum: yg, ghostN: ygn, restSum: yr, restN: yrn, ab: yab, bb: ybb },
@@ -410,7 +485,17 @@ export function ghosting(
   const fine = smoothedOnce(values, width, height);
   const coarse = binomialSmooth(fine, width, height, undefined, scratchFloat32('ghost-detail', values.length));
   const axes = phase ? [phase] : (['x', 'y'] as const);
-  const sums = airSums(values, fine, coarse, masks, width, height, axes.includes('x'), axes.includes('y'));
+  const sums = airSums(
+    values,
+    fine,
+    coarse,
+    headBitsOf(masks, width, height),
+    airBitsOf(masks, width, height),
+    width,
+    height,
+    axes.includes('x'),
+    axes.includes('y'),
+  );
   // The whole detail image only where the head leaves too little air: written over the wider smoothing, once.
   let detail: Float32Array | undefined;
   const whole = () => {
@@ -431,11 +516,11 @@ export function ghosting(
 /**
  * The mean of every whole `size`×`size` block of every slice that lies wholly in `air` (inside 1), as
  * blockStats gives it (summed in the same order); the other blocks (inside 0) are not summed, and only
- * tested until their first voxel outside the air.
+ * tested (on the packed air, a word or two a row) until their first row not all air.
  */
 function airBlockMeans(
   values: Float32Array,
-  air: Uint8Array,
+  air: MaskBits,
   width: number,
   height: number,
   size: number,
@@ -454,11 +539,7 @@ function airBlockMeans(
       for (let i = 0; i < bx; i++, k++) {
         let all = true;
         for (let y = j * size; y < (j + 1) * size && all; y++)
-          for (let at = o + y * width + i * size, end = at + size; at < end; at++)
-            if (!air[at]) {
-              all = false;
-              break;
-            }
+          all = allSet(air, z * height + y, i * size, (i + 1) * size);
         if (!all) continue;
         let sum = 0;
         for (let y = j * size; y < (j + 1) * size; y++)
@@ -487,7 +568,7 @@ export function backgroundStructure(
   signal: number,
 ): number | undefined {
   const size = Math.max(4, Math.round(Math.min(width, height) / 24));
-  const blocks = airBlockMeans(values, masks.air, width, height, size);
+  const blocks = airBlockMeans(values, airBitsOf(masks, width, height), width, height, size);
   const means = pick(blocks.mean, (k) => blocks.inside[k] === 1);
   if (means.length < 8 || !(signal > 0)) return undefined;
   const spread = (quantile(means, 90) - quantile(means, 10)) / 2.563;
@@ -536,8 +617,8 @@ function lineDetail(line: Float64Array, head: Uint8Array, compare: Uint8Array, o
  */
 function lineCorrelation(
   smooth: Float32Array,
-  head: Uint8Array,
-  inner: Uint8Array,
+  head: MaskBits,
+  inner: MaskBits,
   axis: PhaseAxis,
   width: number,
   height: number,
@@ -558,18 +639,22 @@ function lineCorrelation(
     ab = 0,
     aa = 0,
     bb = 0;
-  const at = (o: number, line: number, t: number) => (axis === 'y' ? o + line * width + t : o + t * width + line);
   for (let z = 0; z < slices; z++) {
     const o = z * plane;
     let any = false;
     for (let t = 0; t < count; t++) {
-      const i = at(o, p, t),
-        j = at(o, q, t);
+      // Voxel t of each line: its row and column, and its index.
+      const rowP = axis === 'y' ? p : t,
+        rowQ = axis === 'y' ? q : t,
+        xP = axis === 'y' ? t : p,
+        xQ = axis === 'y' ? t : q;
+      const i = o + rowP * width + xP,
+        j = o + rowQ * width + xQ;
       first[t] = smooth[i]!;
       last[t] = smooth[j]!;
-      headP[t] = head[i]!;
-      headQ[t] = head[j]!;
-      both[t] = inner[i]! & inner[j]!;
+      headP[t] = bitAt(head, z * height + rowP, xP);
+      headQ[t] = bitAt(head, z * height + rowQ, xQ);
+      both[t] = bitAt(inner, z * height + rowP, xP) & bitAt(inner, z * height + rowQ, xQ);
       if (both[t]) any = true;
     }
     if (!any) continue;
@@ -603,14 +688,13 @@ function lineCorrelation(
  */
 export function wrapAround(values: Float32Array, masks: HeadMasks, width: number, height: number): number {
   const smooth = smoothedOnce(values, width, height);
-  // A work buffer kept between calls: unpacking writes every byte.
-  const inner = scratchUint8('head-inner', masks.head.length);
-  unpackMask(morphBits(masks.headBits ?? packMask(masks.head, width, height), 2, true), inner);
+  const head = headBitsOf(masks, width, height);
+  const inner = morphBits(head, 2, true);
   let worst = 0;
   for (const axis of ['y', 'x'] as const) {
     const [count, n] = axis === 'y' ? [width, height] : [height, width];
     if (count < 16 || n < 16) continue;
-    const pair = (p: number, q: number) => lineCorrelation(smooth, masks.head, inner, axis, width, height, p, q);
+    const pair = (p: number, q: number) => lineCorrelation(smooth, head, inner, axis, width, height, p, q);
     const edge = pair(0, n - 1);
     if (!(edge.share > 0)) continue;
     let chance = 0;
