@@ -473,20 +473,16 @@ function familyMeasures(family: ModalityFamily, c: MeasureContext, mr: MrGiven):
 
 /** The metrics with every number made finite (a ratio over an empty mask or a zero spread is 0). */
 function finiteMetrics(m: QualityMetrics): QualityMetrics {
-  const clean = <T extends object>(o: T): T =>
-    Object.fromEntries(
-      Object.entries(o).map(([k, v]) => [
-        k,
-        typeof v === 'number'
-          ? finiteOr(v)
-          : v === undefined
-            ? v
-            : Array.isArray(v)
-              ? v
-              : typeof v === 'object'
-                ? clean(v)
-                : v,
-      ]),
-    ) as T;
+  // A plain loop over the keys: the same keys in the same order as entries mapped through fromEntries, without
+  // an array per entry.
+  const clean = <T extends object>(o: T): T => {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(o)) {
+      const v = (o as Record<string, unknown>)[k];
+      out[k] =
+        typeof v === 'number' ? finiteOr(v) : typeof v === 'object' && v !== null && !Array.isArray(v) ? clean(v) : v;
+    }
+    return out as T;
+  };
   return clean(m);
 }
