@@ -1,4 +1,4 @@
-import { scratchFloat32, scratchFloat64, scratchInt32 } from './scratch.ts';
+import { scratchFloat32, scratchInt32 } from './scratch.ts';
 
 /**
  * Binomial smoothing ([1 2 1]/4, twice, in x and y: a Gaussian of sigma 1) of each slice, edges clamped.
@@ -13,11 +13,11 @@ export function smoothInPlane(values: Float32Array, width: number, height: numbe
  * value was found to be a small whole number (see smoothIntegers).
  */
 function smoothNoting(values: Float32Array, width: number, height: number, out: Float32Array): [Float32Array, boolean] {
-  const plane = width * height;
-  if (width >= 4 && height >= 4 && values.length % plane === 0 && smoothIntegers(values, width, height, out))
-    return [out, true];
   // Every row of the temporary is written by the x pass before the y pass reads it.
   const tmp = scratchFloat32('smooth-rows', values.length);
+  const plane = width * height;
+  if (width >= 4 && height >= 4 && values.length % plane === 0 && smoothIntegers(values, width, height, tmp, out))
+    return [out, true];
   const slices = plane ? values.length / plane : 0;
   for (let pass = 0; pass < 2; pass++) {
     // The first pass reads the input itself rather than a copy of it.
@@ -55,30 +55,31 @@ function notSmallInteger(v: number): boolean {
  * smoothInPlane of an image of whole numbers up to 65 535 in magnitude, to the bit, with half the work. Each
  * of smoothInPlane's four passes divides by 4 a sum of whole numbers or quarters, so its values are multiples
  * of 1/4, 1/16, 1/64 and 1/256 under 2^16 in magnitude: 24 bits at most, held exactly in single precision.
- * Nothing is rounded then, and the passes, linear and separable, may be taken in any grouping and their sums
- * in any order: the two x passes as one kernel [1 4 6 4 1] (by a cascade of four pairwise sums), then the two
- * y passes as one, a single scaling by 1/256 at the end. Near the ends the clamped passes compose to other
- * weights (10 5 1 and 5 6 4 1 over 16), written out. Needs 4 voxels a side. The x pass fills a ring of five
- * rows, and each output row is made as soon as the five it reads are there: they are still in the fastest
- * cache, where a whole image of x sums would be read back from memory. The values are checked as the x pass
- * reads them (no pass of its own): false, with `out` partly written, at the first that is not such a number.
+ * Nothing is rounded then, and the passes, linear and separable, may be taken in any grouping: the two x
+ * passes as one kernel [1 4 6 4 1] (by a cascade of four pairwise sums), then the two y passes as one, a
+ * single division by 256 at the end. Near the ends the clamped passes compose to other weights (10 5 1 and
+ * 5 6 4 1 over 16), written out. Needs 4 voxels a side. The values are checked as the x pass reads
+ * them (no pass of its own): false, with `out` partly written, at the first that is not such a number.
  */
-function smoothIntegers(values: Float32Array, width: number, height: number, out: Float32Array): boolean {
+function smoothIntegers(
+  values: Float32Array,
+  width: number,
+  height: number,
+  tmp: Float32Array,
+  out: Float32Array,
+): boolean {
   const plane = width * height;
   const w = width;
-  // Sixteen times the two x passes' value of five rows (row y at (y mod 5)·w): whole numbers under 2^21.
-  const ring = scratchFloat64('smooth-ring', 5 * w);
   for (let o = 0; o + plane <= values.length; o += plane) {
-    for (let y = 0; y < height; y++) {
-      const r = o + y * w,
-        s = (y % 5) * w;
+    // x: sixteen times the two passes' value, a whole number under 2^21 (exact in tmp).
+    for (let r = o; r < o + plane; r += w) {
       const a0 = values[r]!,
         a1 = values[r + 1]!,
         a2 = values[r + 2]!,
         a3 = values[r + 3]!;
       if (notSmallInteger(a0) || notSmallInteger(a1) || notSmallInteger(a2) || notSmallInteger(a3)) return false;
-      ring[s] = 10 * a0 + 5 * a1 + a2;
-      ring[s + 1] = 5 * a0 + 6 * a1 + 4 * a2 + a3;
+      tmp[r] = 10 * a0 + 5 * a1 + a2;
+      tmp[r + 1] = 5 * a0 + 6 * a1 + 4 * a2 + a3;
       // Stage k holds the sum of the last k + 1 samples weighted by the binomial of order k + 1.
       let p0 = a3,
         p1 = a2 + a3,
@@ -93,49 +94,37 @@ function smoothIntegers(values: Float32Array, width: number, height: number, out
         p1 = s1;
         const s3 = s2 + p2;
         p2 = s2;
-        ring[s + x - 2] = s3 + p3;
+        tmp[r + x - 2] = s3 + p3;
         p3 = s3;
       }
       const b3 = values[r + w - 4]!,
         b2 = values[r + w - 3]!,
         b1 = values[r + w - 2]!,
         b0 = values[r + w - 1]!;
-      ring[s + w - 2] = b3 + 4 * b2 + 6 * b1 + 5 * b0;
-      ring[s + w - 1] = b2 + 5 * b1 + 10 * b0;
-      // y: the same weights down the columns; the sums are whole numbers under 2^25, scaled exactly.
-      if (y === 3) {
-        const t0 = 0,
-          t1 = w,
-          t2 = 2 * w,
-          t3 = 3 * w;
-        for (let x = 0; x < w; x++) {
-          const c0 = ring[t0 + x]!,
-            c1 = ring[t1 + x]!,
-            c2 = ring[t2 + x]!;
-          out[o + x] = (10 * c0 + 5 * c1 + c2) * (1 / 256);
-          out[o + w + x] = (5 * c0 + 6 * c1 + 4 * c2 + ring[t3 + x]!) * (1 / 256);
-        }
-      } else if (y > 3) {
-        const t0 = ((y - 4) % 5) * w,
-          t1 = ((y - 3) % 5) * w,
-          t2 = ((y - 2) % 5) * w,
-          t3 = ((y - 1) % 5) * w;
-        for (let x = 0, at = o + (y - 2) * w; x < w; x++)
-          out[at + x] =
-            (ring[t0 + x]! + ring[s + x]! + 4 * (ring[t1 + x]! + ring[t3 + x]!) + 6 * ring[t2 + x]!) * (1 / 256);
-      }
+      tmp[r + w - 2] = b3 + 4 * b2 + 6 * b1 + 5 * b0;
+      tmp[r + w - 1] = b2 + 5 * b1 + 10 * b0;
     }
-    const t3 = ((height - 4) % 5) * w,
-      t2 = ((height - 3) % 5) * w,
-      t1 = ((height - 2) % 5) * w,
-      t0 = ((height - 1) % 5) * w;
-    for (let x = 0, at = o + plane - 2 * w; x < w; x++) {
-      const c2 = ring[t2 + x]!,
-        c1 = ring[t1 + x]!,
-        c0 = ring[t0 + x]!;
-      out[at + x] = (ring[t3 + x]! + 4 * c2 + 6 * c1 + 5 * c0) * (1 / 256);
-      out[at + w + x] = (c2 + 5 * c1 + 10 * c0) * (1 / 256);
+    // y: the same weights down the columns, row by row; the sums are whole numbers under 2^24.
+    const last = o + plane - w;
+    for (let x = 0; x < w; x++) {
+      const i = o + x;
+      const a0 = tmp[i]!,
+        a1 = tmp[i + w]!,
+        a2 = tmp[i + 2 * w]!,
+        a3 = tmp[i + 3 * w]!;
+      out[i] = (10 * a0 + 5 * a1 + a2) / 256;
+      out[i + w] = (5 * a0 + 6 * a1 + 4 * a2 + a3) / 256;
+      const j = last + x;
+      const b3 = tmp[j - 3 * w]!,
+        b2 = tmp[j - 2 * w]!,
+        b1 = tmp[j - w]!,
+        b0 = tmp[j]!;
+      out[j - w] = (b3 + 4 * b2 + 6 * b1 + 5 * b0) / 256;
+      out[j] = (b2 + 5 * b1 + 10 * b0) / 256;
     }
+    for (let r = o + 2 * w; r < last - w; r += w)
+      for (let i = r, end = r + w; i < end; i++)
+        out[i] = (tmp[i - 2 * w]! + 4 * tmp[i - w]! + 6 * tmp[i]! + 4 * tmp[i + w]! + tmp[i + 2 * w]!) / 256;
   }
   return true;
 }
