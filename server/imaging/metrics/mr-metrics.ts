@@ -1,5 +1,5 @@
 import type { MeasureContext, Measures } from './context.ts';
-import { packMask } from './mask-bits.ts';
+import { type MaskBits, packMask } from './mask-bits.ts';
 import {
   binScale,
   type Histogram,
@@ -30,6 +30,8 @@ export interface MrGiven {
   backgroundCount?: number;
   /** The object's voxels counted per value, when they are whole numbers counted so. */
   objectCounts?: IntegerCounts;
+  /** `object` packed (packMask), when it was. */
+  objectBits?: MaskBits;
 }
 
 /**
@@ -91,7 +93,7 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const gap = Math.abs(a.mean - b.mean);
   // Bias field: the head's local tissue level, low-passed, its spread over the head (see bias-field.ts).
   // The object packed once, for the bias field's blocks and the head mask.
-  const objectBits = packMask(object, width, height);
+  const objectBits = given.objectBits ?? packMask(object, width, height);
   const inu = biasFieldSpread(values, width, height, object, objectBits);
   // The artefacts are looked for in the air outside the head (holes filled, a margin of a 40th of the field
   // of view), so dark tissue inside the head and the head's blurred edge are not taken for ghosts.

@@ -420,6 +420,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     foreground: fg,
     backgroundCount,
     objectCounts: family === 'MR' && byValue ? countsByValue(byValue, fgCounts) : undefined,
+    objectBits: { bits: objectBits, words, width, height, slices },
   });
   return finiteMetrics({
     modality,
