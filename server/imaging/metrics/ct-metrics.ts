@@ -318,38 +318,55 @@ function streakScore(sum: Float64Array, n: Int32Array, diag: number, shift: numb
  * quiet head scan; the amplitude says whether a ring would be seen.
  */
 function ringProminence(sum: Float64Array, n: Uint32Array): number {
-  const profile: number[] = [];
-  const amplitude: number[] = [];
+  const radii = sum.length / 16;
+  // Typed arrays of one entry per radius, filled in radius order as the arrays pushed to once were.
+  const profile = new Float64Array(radii),
+    amplitude = new Float64Array(radii);
+  let used = 0;
   // Each radius's sector means, sorted by insertion as they come (16 at most).
   const means = new Float64Array(16);
-  for (let rad = 0; rad < sum.length / 16; rad++) {
+  for (let rad = 0; rad < radii; rad++) {
     let count = 0,
       sectors = 0;
-    for (let p = 0; p < 16; p++) {
-      const k = rad * 16 + p;
-      count += n[k]!;
-      if (n[k]! < 6) continue;
-      const v = sum[k]! / n[k]!;
+    for (let k = rad * 16, end = k + 16; k < end; k++) {
+      const voxels = n[k]!;
+      count += voxels;
+      if (voxels < 6) continue;
+      const v = sum[k]! / voxels;
       let j = sectors++;
       for (; j > 0 && means[j - 1]! > v; j--) means[j] = means[j - 1]!;
       means[j] = v;
     }
     if (sectors < 6) continue;
     const m = means[sectors >> 1]!;
-    amplitude.push(m);
-    profile.push(m * Math.sqrt(count));
+    amplitude[used] = m;
+    profile[used++] = m * Math.sqrt(count);
   }
-  if (profile.length < 12) return 0;
-  const mid = medianOf(profile);
-  const spread = 1.4826 * medianOf(profile.map((v) => Math.abs(v - mid)));
+  if (used < 12) return 0;
+  const mid = medianOf(profile.subarray(0, used));
+  const deviation = new Float64Array(used);
+  for (let r = 0; r < used; r++) deviation[r] = Math.abs(profile[r]! - mid);
+  const spread = 1.4826 * medianOf(deviation);
   if (!(spread > 0)) return 0;
   // The amplitude (HU) of the radii that stand out of the profile's noise (|z| > 4): a faint circle in a very
-  // quiet image is significant without being an artefact anyone would see.
-  const standing = amplitude
-    .filter((_, r) => Math.abs(profile[r]! - mid) / spread > 4)
-    .map(Math.abs)
-    .sort((x, y) => y - x);
-  return ((standing[0] ?? 0) + (standing[1] ?? 0) + (standing[2] ?? 0)) / 3;
+  // quiet image is significant without being an artefact anyone would see. The three largest are kept as
+  // they come: the same three numbers a sort of them all gives, added in the same order.
+  let first = 0,
+    second = 0,
+    third = 0;
+  for (let r = 0; r < used; r++) {
+    if (!(Math.abs(profile[r]! - mid) / spread > 4)) continue;
+    const a = Math.abs(amplitude[r]!);
+    if (a > first) {
+      third = second;
+      second = first;
+      first = a;
+    } else if (a > second) {
+      third = second;
+      second = a;
+    } else if (a > third) third = a;
+  }
+  return (first + second + third) / 3;
 }
 
 /**
