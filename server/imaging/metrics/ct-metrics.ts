@@ -456,8 +456,13 @@ export function ctMeasures(c: MeasureContext): Measures {
           notSoft |= (isSoft && raw > -300 && raw < 400 ? 0 : 1) << b;
           // Homogeneous air, for the rings that run through the air around the body.
           notAir |= (isAir && v <= -700 && raw > -1150 && raw < -650 ? 0 : 1) << b;
-          // Compared rather than by Math.max and Math.min: the same values (-0 included), fewer instructions.
-          clamped[i] = raw < -1000 ? -1000 : raw > 1000 ? 1000 : raw;
+          // Clamped to ±1000 without a comparison, which noisy air about -1000 HU left the processor unable to
+          // predict: `over` + |over| is 0 within the window and 2·over above it, `under` - |under| likewise below,
+          // so within it raw less +0 (raw itself, -0 included) remains and outside it the limit, exactly while
+          // raw ∓ 1000 is exact: every value under 2^50 in size (larger ones are clamped again below).
+          const over = raw - 1000,
+            under = raw + 1000;
+          clamped[i] = raw - (over + Math.abs(over) + (under - Math.abs(under))) * 0.5;
         }
         for (let w = soft; w !== 0; w &= w - 1) softValues[softN++] = values[start + 31 - Math.clz32(w & -w)]!;
         for (let w = air; w !== 0; w &= w - 1) airValues[airN++] = smooth[start + 31 - Math.clz32(w & -w)]!;
@@ -496,6 +501,11 @@ export function ctMeasures(c: MeasureContext): Measures {
         if (!(sd > 0)) continue;
         (allSoft === 0xff ? softSd : airSd).push(sd);
       }
+    }
+  if (!(c.extent && c.extent.min > -(2 ** 50) && c.extent.max < 2 ** 50))
+    for (let i = 0; i < slices * plane; i++) {
+      const raw = values[i]!;
+      clamped[i] = raw < -1000 ? -1000 : raw > 1000 ? 1000 : raw;
     }
   // The quietest quarter of whole blocks is homogeneous tissue; edges and structure only raise a block's SD.
   const noise =
