@@ -364,6 +364,8 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
         if (bgBins) bgBins[((v - first) * scale + 0.5) | 0]!++;
       }
   const bgByValue = byValue && bgBins ? countsByValue(byValue, bgBins) : undefined;
+  // The object's counts per value, for FBER's foreground median and the MR measures alike.
+  const fgByValue = byValue && countsByValue(byValue, fgCounts);
   const fg = momentsOfSums(fgN, fgSum, fgSumSq);
   const fgHist: Histogram = { min: all.min, max: all.max, counts: fgCounts, total: fgN };
   const enoughBackground = backgroundCount >= Math.max(100, values.length * 0.02);
@@ -384,8 +386,8 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   const magnitudes: MagnitudeExtent = { plain, top: magnitudeTop, low: backgroundLow, high: backgroundHigh };
   const fber = !enoughBackground
     ? 0
-    : byValue && bgByValue
-      ? countedEnergyRatio(countsByValue(byValue, fgCounts), fgN, bgByValue, backgroundCount, offset, magnitudes)
+    : fgByValue && bgByValue
+      ? countedEnergyRatio(fgByValue, fgN, bgByValue, backgroundCount, offset, magnitudes)
       : energyRatio(fgValues.subarray(0, fgN), background, offset, all, magnitudes);
   let crop: FullResolutionCrop | undefined;
   const context: MeasureContext = {
@@ -419,7 +421,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     rayleigh: enoughBackground && magnitude ? noise : undefined,
     foreground: fg,
     backgroundCount,
-    objectCounts: family === 'MR' && byValue ? countsByValue(byValue, fgCounts) : undefined,
+    objectCounts: family === 'MR' ? fgByValue : undefined,
     objectBits: { bits: objectBits, words, width, height, slices },
   });
   return finiteMetrics({
