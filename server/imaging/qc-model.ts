@@ -77,8 +77,8 @@ export const QC_MODEL: QcModel = {
         },
         'mr-blur': {
           review: 1.6358,
-          fail: 1.9656,
-          center: 0.67272,
+          fail: 2.0718,
+          center: 0.70273,
         },
         'mr-contrast': {
           review: -1.1606,
@@ -163,14 +163,14 @@ export const QC_MODEL: QcModel = {
           center: 0.012074,
         },
         'xr-blur': {
-          review: 2.0387,
-          fail: 2.4466,
-          center: 1.0782,
+          review: 2.0654,
+          fail: 2.6393,
+          center: 1.125,
         },
         'xr-fluoro-blur': {
           review: 3.75,
           fail: 3.75,
-          center: 1.0782,
+          center: 1.125,
         },
       },
       confidence: {
