@@ -35,6 +35,34 @@ export function orientationLabel(cosines: number[]): string | undefined {
   return `${plane} (${cosines.map((v) => Number(v.toFixed(4))).join('\\')})`;
 }
 
+/**
+ * `samples` into real values at `out[at…]`: the bits of `mask` (-1: all), the sign from the top one of them
+ * (`shift` is 32 less Bits Stored), then slope and intercept. One loop for each case, with no call per
+ * sample: through a closure per sample, a 12-bit 512×512 slice took 1.2 to 1.7 ms, in its own loop 0.3 ms.
+ */
+function convertSamples(
+  out: Float32Array,
+  at: number,
+  samples: Uint8Array | Uint16Array,
+  mask: number,
+  shift: number,
+  signed: boolean,
+  slope: number,
+  intercept: number,
+) {
+  const count = samples.length;
+  if (!signed && mask === -1 && slope === 1 && intercept === 0) out.set(samples, at);
+  else if (signed && mask === -1) {
+    for (let i = 0; i < count; i++) out[at + i] = ((samples[i]! << shift) >> shift) * slope + intercept;
+  } else if (signed) {
+    for (let i = 0; i < count; i++) out[at + i] = (((samples[i]! & mask) << shift) >> shift) * slope + intercept;
+  } else {
+    // The samples' own bits are all kept when the mask is none (-1).
+    const kept = mask & 0xffff;
+    for (let i = 0; i < count; i++) out[at + i] = (samples[i]! & kept) * slope + intercept;
+  }
+}
+
 // Turns stored samples into real values: sign from Bits Stored, then slope and intercept.
 function writeSamples(
   out: Float32Array,
@@ -48,29 +76,37 @@ function writeSamples(
   intercept: number,
 ) {
   const little = !frame.bigEndian;
-  const shift = 32 - bitsStored;
-  const mask = bitsStored < bits ? 2 ** bitsStored - 1 : -1;
-  const real = (v: number) => {
-    let s = mask === -1 ? v : v & mask;
-    if (signed) s = (s << shift) >> shift;
-    return s * slope + intercept;
-  };
+  // A Bits Stored beyond Bits Allocated (a malformed file) reads as all of the allocated bits.
+  const stored = Math.min(bitsStored, bits);
+  const shift = 32 - stored;
+  const mask = stored < bits ? 2 ** stored - 1 : -1;
+  if (bits === 8) {
+    if (frame.bytes.length < count)
+      throw new UndecodableImageError('The DICOM pixel data is shorter than its header says.');
+    convertSamples(out, at, frame.bytes.subarray(0, count), mask, shift, signed, slope, intercept);
+    return;
+  }
   if (bits === 16 && little) {
     // Little-endian words read through a typed view: several times faster than a DataView per sample.
     const bytes = frame.bytes.byteOffset % 2 === 0 ? frame.bytes : frame.bytes.slice();
-    const words = new Uint16Array(bytes.buffer, bytes.byteOffset, count);
-    // Plain unsigned samples (most MR) convert natively; signed ones (CT) skip the closure per sample.
-    if (!signed && mask === -1 && slope === 1 && intercept === 0) out.set(words, at);
-    else if (signed && mask === -1) {
-      for (let i = 0; i < count; i++) out[at + i] = ((words[i]! << 16) >> 16) * slope + intercept;
-    } else for (let i = 0; i < count; i++) out[at + i] = real(words[i]!);
+    convertSamples(
+      out,
+      at,
+      new Uint16Array(bytes.buffer, bytes.byteOffset, count),
+      mask,
+      shift,
+      signed,
+      slope,
+      intercept,
+    );
     return;
   }
   const view = new DataView(frame.bytes.buffer, frame.bytes.byteOffset, frame.bytes.byteLength);
   for (let i = 0; i < count; i++) {
-    const v =
-      bits === 8 ? view.getUint8(i) : bits === 16 ? view.getUint16(i * 2, little) : view.getUint32(i * 4, little);
-    out[at + i] = real(v);
+    let s = bits === 16 ? view.getUint16(i * 2, little) : view.getUint32(i * 4, little);
+    if (mask !== -1) s &= mask;
+    if (signed) s = (s << shift) >> shift;
+    out[at + i] = s * slope + intercept;
   }
 }
 
