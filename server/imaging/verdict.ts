@@ -100,6 +100,10 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
         expected: bounds.join(' and '),
         status: 'info',
       });
+  // A blank image is no image, whatever its measurements say (a CT slice of -1024 HU throughout has no noise,
+  // calibration error or blur to flag, and its own detectors would pass it): it fails, for that reason alone.
+  if (m.uniformValue !== undefined)
+    return { verdict: 'fail', confidence: BLANK_CONFIDENCE, issues: [blankIssue(m)], fixes: [BLANK_FIX], measures };
   return {
     verdict,
     confidence: Math.round(clamp(finiteOr(right * 100, 50), 0, 100)),
@@ -107,4 +111,19 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
     fixes,
     measures,
   };
+}
+
+/**
+ * The confidence of a blank image's failure: no image with a single value is a good one, but the check sees
+ * sampled voxels only (a pixel off the grid may differ), so it claims no more than the fitted verdicts' best.
+ */
+const BLANK_CONFIDENCE = 99;
+
+const BLANK_FIX =
+  'Check the export or the acquisition: the file holds no picture. Send it again from the scanner or archive.';
+
+/** The blank image's issue, with the value every pixel holds (in HU for CT). */
+function blankIssue(m: QualityMetrics): string {
+  const value = Number(m.uniformValue!.toPrecision(6));
+  return `Blank image (every pixel holds ${value}${m.family === 'CT' ? ' HU' : ''})`;
 }

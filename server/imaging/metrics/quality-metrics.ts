@@ -50,6 +50,8 @@ export interface QualityMetrics {
   dynamicRangeUsed: number;
   ghostRatio: number;
   colour?: ColourMetrics;
+  /** A grey image whose every sampled value is this one (in modality units): blank, whatever its modality. */
+  uniformValue?: number;
 }
 
 /**
@@ -443,6 +445,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     dynamicRangeUsed: Math.min(1, range),
     ghostRatio: family === 'MR' ? Math.max(0, measures.ghosting ?? 0) : (ghost ?? 0),
     colour: volume.channels === 3 ? colourMetrics(volume.data, values, object, width, height) : undefined,
+    uniformValue: volume.channels === 1 && all.max === all.min ? all.min : undefined,
   });
 }
 

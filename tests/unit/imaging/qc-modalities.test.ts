@@ -7,6 +7,8 @@ import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.
 import { assessQuality } from '../../../server/imaging/verdict.ts';
 import type { Degradation } from '../../../server/imaging/qc-detectors.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
+import { decodeImage } from '../../../server/imaging/decode-image.ts';
+import { makeDicomImage } from '../../fixtures/dicom-fixtures.ts';
 
 const check = (v: ImageVolume) => assessQuality(measureQuality(v));
 
@@ -47,6 +49,31 @@ describe(
     }
   },
 );
+
+describe('a blank image', () => {
+  it('fails as blank in every grey family, through the DICOM decoder, and one voxel of detail is not blank', async () => {
+    for (const modality of ['CT', 'MR', 'DX', 'US', 'NM', 'PT']) {
+      // Stored 0 throughout: -1024 HU for CT, which its own detectors (no noise, no blur) would pass.
+      const samples = new Uint16Array(128 * 128);
+      const ct = modality === 'CT' ? { slope: 1, intercept: -1024 } : {};
+      const blank = await decodeImage(
+        await makeDicomImage({ width: 128, height: 128, samples, bitsAllocated: 16, modality, ...ct }),
+        '.dcm',
+      );
+      const a = check(blank);
+      expect(a.verdict, modality).toBe('fail');
+      expect(a.issues, modality).toEqual([
+        modality === 'CT' ? 'Blank image (every pixel holds -1024 HU)' : 'Blank image (every pixel holds 0)',
+      ]);
+      samples[64 * 128 + 64] = 500;
+      const dot = await decodeImage(
+        await makeDicomImage({ width: 128, height: 128, samples, bitsAllocated: 16, modality, ...ct }),
+        '.dcm',
+      );
+      expect(check(dot).issues.join(' '), modality).not.toContain('Blank image');
+    }
+  });
+});
 
 describe('measurements that mean something per modality', { timeout: 60_000 }, () => {
   it('measures CT noise in HU as the SD of homogeneous tissue, with no mean-signal SNR', () => {

@@ -85,6 +85,24 @@ describe('the engine on any image (property tests)', { timeout: 120_000 }, () =>
     );
   });
 
+  it('fails every grey image of one value as blank, whatever its modality, size or value', () => {
+    fc.assert(
+      fc.property(
+        image.filter((v) => v.channels === 1),
+        fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+        (volume, value) => {
+          volume.data.fill(value);
+          const a = assessQuality(measureQuality(volume));
+          expect(a.verdict).toBe('fail');
+          expect(a.issues).toHaveLength(1);
+          expect(a.issues[0]).toMatch(/^Blank image \(every pixel holds -?[\d.e+-]+( HU)?\)$/);
+          expect(a.fixes).toHaveLength(1);
+        },
+      ),
+      { numRuns: 200, seed: 21 },
+    );
+  });
+
   it('measures only finite numbers on matrices the grid samples (full-resolution window, metal, planar NM)', () => {
     // Wider or taller than 256: the grid samples every other voxel or more, and MR edge width reads a
     // full-resolution window; CT values reach metal; NM comes planar, tomographic or without Image Type.
