@@ -103,7 +103,16 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
   // A blank image is no image, whatever its measurements say (a CT slice of -1024 HU throughout has no noise,
   // calibration error or blur to flag, and its own detectors would pass it): it fails, for that reason alone.
   if (m.uniformValue !== undefined)
-    return { verdict: 'fail', confidence: BLANK_CONFIDENCE, issues: [blankIssue(m)], fixes: [BLANK_FIX], measures };
+    return { verdict: 'fail', confidence: CERTAIN, issues: [blankIssue(m)], fixes: [BLANK_FIX], measures };
+  // A series with slices missing is incomplete however good its slices are; its positions say so for certain.
+  if (m.missingSlices)
+    return {
+      verdict: 'fail',
+      confidence: CERTAIN,
+      issues: [...issues, `Missing slices (${m.missingSlices} missing from the series, by its slice positions)`],
+      fixes: [...fixes, MISSING_SLICES_FIX],
+      measures,
+    };
   return {
     verdict,
     confidence: Math.round(clamp(finiteOr(right * 100, 50), 0, 100)),
@@ -114,10 +123,13 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
 }
 
 /**
- * The confidence of a blank image's failure: no image with a single value is a good one, but the check sees
- * sampled voxels only (a pixel off the grid may differ), so it claims no more than the fitted verdicts' best.
+ * The confidence of a failure that needs no fitted limit (a blank image, a series with slices missing): it is
+ * never wrong about what it says, but the check sees sampled voxels only (a pixel off the grid may differ) and
+ * reads positions as the file gives them, so it claims no more than the fitted verdicts' best.
  */
-const BLANK_CONFIDENCE = 99;
+const CERTAIN = 99;
+
+const MISSING_SLICES_FIX = 'Send the series again from the scanner or archive: some of its slices did not arrive.';
 
 const BLANK_FIX =
   'Check the export or the acquisition: the file holds no picture. Send it again from the scanner or archive.';

@@ -51,6 +51,8 @@ export interface ImageVolume {
   phaseEncoding?: 'ROW' | 'COL';
   /** DICOM SOP Class UID (0008,0016), or the File Meta's Media Storage SOP Class UID when the dataset lacks it. */
   sopClassUid?: string;
+  /** Slices a DICOM series lacks, by the gaps between its Image Positions (absent when none are). */
+  missingSlices?: number;
 }
 
 /** Number of voxels in one slice (all channels counted once). */

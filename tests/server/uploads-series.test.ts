@@ -168,6 +168,32 @@ describe('POST /uploads/series', () => {
     expect(metadata.json()).toMatchObject({ format: 'dcm', dimensions: [32, 32, 12], slices: 12 });
   });
 
+  it('fails the quality check of a series that lost slices on the way, and passes it whole', async () => {
+    const qc = async (files: { name: string; bytes: Uint8Array }[]) => {
+      const res = await send(files.map((f) => ({ field: 'files', filename: f.name, content: Buffer.from(f.bytes) })));
+      expect(res.statusCode).toBe(201);
+      const url = res.json()[0].url;
+      const image_url = { url };
+      const checked = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/llm/generate-messages',
+        headers: user.auth,
+        payload: { model: 'builtin', messages: [{ role: 'user', content: [{ type: 'image_url', image_url }] }] },
+      });
+      expect(checked.statusCode).toBe(200);
+      return checked.json().qc as { verdict: string; issues: string[] };
+    };
+    const whole = seriesFiles({ slices: 12, size: 64, seriesInstanceUid: '1.2.826.0.1.3680043.8.498.21' });
+    expect((await qc(whole)).issues.join(' ')).not.toContain('Missing slices');
+    // Two slices of the middle lost: IMG0006.dcm and IMG0007.dcm (the files are named by their place in the stack).
+    const lost = seriesFiles({ slices: 12, size: 64, seriesInstanceUid: '1.2.826.0.1.3680043.8.498.22' }).filter(
+      (f) => f.name !== 'IMG0006.dcm' && f.name !== 'IMG0007.dcm',
+    );
+    const result = await qc(lost);
+    expect(result.verdict).toBe('fail');
+    expect(result.issues).toContain('Missing slices (2 missing from the series, by its slice positions)');
+  });
+
   it('refuses an upload without any DICOM image with 415', async () => {
     const res = await send([{ field: 'file', filename: 'photo.png', content: await pngBytes() }]);
     expect(res.statusCode).toBe(415);

@@ -52,6 +52,8 @@ export interface QualityMetrics {
   colour?: ColourMetrics;
   /** A grey image whose every sampled value is this one (in modality units): blank, whatever its modality. */
   uniformValue?: number;
+  /** Slices the DICOM series lacks, by its slice positions. */
+  missingSlices?: number;
 }
 
 /**
@@ -446,6 +448,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     ghostRatio: family === 'MR' ? Math.max(0, measures.ghosting ?? 0) : (ghost ?? 0),
     colour: volume.channels === 3 ? colourMetrics(volume.data, values, object, width, height) : undefined,
     uniformValue: volume.channels === 1 && all.max === all.min ? all.min : undefined,
+    missingSlices: whole.missingSlices,
   });
 }
 
