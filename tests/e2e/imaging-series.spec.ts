@@ -46,3 +46,22 @@ test('five unrelated DICOM files chosen together become five named cards; a seri
   await expect(series).toContainText('5 slices');
   await expectAccessible(page);
 });
+
+test('a series that lost two slices on the way fails its quality check, and says why', async ({ page, request }) => {
+  await useSession(page, await signedInAccount(request, 'Allan Cormack'));
+  await page.goto('/dashboard/images');
+  // Twelve slices of a CT series, the sixth and seventh lost (the files are named by their place in the stack).
+  const kept = seriesFiles({ slices: 12, size: 64 }).filter((f) => !['IMG0006.dcm', 'IMG0007.dcm'].includes(f.name));
+  await page
+    .getByLabel('Choose images to upload')
+    .setInputFiles(kept.map((f) => ({ name: f.name, mimeType: 'application/dicom', buffer: Buffer.from(f.bytes) })));
+  await page.getByRole('button', { name: 'Details of CT_10-slices.zip' }).click({ timeout: 30_000 });
+  const details = page.getByRole('dialog', { name: 'CT_10-slices.zip' });
+  await details.getByRole('button', { name: 'Check Quality Control' }).click();
+  await expect(details.getByText(/^QC verdict: Fail \(CT, 64×64×10\)\./)).toBeVisible();
+  await expect(
+    details.getByText(/Missing slices \(2 missing from the series, by its slice positions\)/).first(),
+  ).toBeVisible();
+  await expect(details.getByText(/Send the series again from the scanner or archive/).first()).toBeVisible();
+  await expectAccessible(page);
+});
