@@ -104,13 +104,24 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
   // calibration error or blur to flag, and its own detectors would pass it): it fails, for that reason alone.
   if (m.uniformValue !== undefined)
     return { verdict: 'fail', confidence: CERTAIN, issues: [blankIssue(m)], fixes: [BLANK_FIX], measures };
-  // A series with slices missing is incomplete however good its slices are; its positions say so for certain.
+  // A series with slices missing, or blank ones inside, is incomplete however good its other slices are.
+  const incomplete: [string, string][] = [];
   if (m.missingSlices)
+    incomplete.push([
+      `Missing slices (${m.missingSlices} missing from the series, by its slice positions)`,
+      'Send the series again from the scanner or archive: some of its slices did not arrive.',
+    ]);
+  if (m.blankSlices)
+    incomplete.push([
+      `Blank slices (${m.blankSlices} of the ${m.dimensions[2]} hold no image, between slices that do)`,
+      'Export or convert the volume again from the original images: some of its slices were filled with one value.',
+    ]);
+  if (incomplete.length)
     return {
       verdict: 'fail',
       confidence: CERTAIN,
-      issues: [...issues, `Missing slices (${m.missingSlices} missing from the series, by its slice positions)`],
-      fixes: [...fixes, MISSING_SLICES_FIX],
+      issues: [...issues, ...incomplete.map(([issue]) => issue)],
+      fixes: [...fixes, ...incomplete.map(([, fix]) => fix)],
       measures,
     };
   return {
@@ -123,13 +134,11 @@ export function assessQuality(m: QualityMetrics, model: QcModel = QC_MODEL): Qua
 }
 
 /**
- * The confidence of a failure that needs no fitted limit (a blank image, a series with slices missing): it is
+ * The confidence of a failure that needs no fitted limit (a blank image, slices missing or blank): it is
  * never wrong about what it says, but the check sees sampled voxels only (a pixel off the grid may differ) and
  * reads positions as the file gives them, so it claims no more than the fitted verdicts' best.
  */
 const CERTAIN = 99;
-
-const MISSING_SLICES_FIX = 'Send the series again from the scanner or archive: some of its slices did not arrive.';
 
 const BLANK_FIX =
   'Check the export or the acquisition: the file holds no picture. Send it again from the scanner or archive.';

@@ -1,4 +1,5 @@
 import type { ImageVolume } from '../volume.ts';
+import { blankInteriorSlices } from './completeness.ts';
 import { colourMetrics, type ColourMetrics } from './colour-metrics.ts';
 import type { MeasureContext, Measures } from './context.ts';
 import { ctMeasures } from './ct-metrics.ts';
@@ -54,6 +55,8 @@ export interface QualityMetrics {
   uniformValue?: number;
   /** Slices the DICOM series lacks, by its slice positions. */
   missingSlices?: number;
+  /** Slices of one value throughout between slices with an image (see blankInteriorSlices). */
+  blankSlices?: number;
 }
 
 /**
@@ -449,6 +452,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     colour: volume.channels === 3 ? colourMetrics(volume.data, values, object, width, height) : undefined,
     uniformValue: volume.channels === 1 && all.max === all.min ? all.min : undefined,
     missingSlices: whole.missingSlices,
+    blankSlices: whole.depth > 2 ? blankInteriorSlices(whole) || undefined : undefined,
   });
 }
 
