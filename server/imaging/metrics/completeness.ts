@@ -1,6 +1,6 @@
 import type { ImageVolume } from '../volume.ts';
 
-/** Whether every sample of slice `z` (all channels) holds one value (NaN counting as one value too). */
+/** Whether every sample of `data[from, to)` (a slice, all channels) holds one value (NaN counting as one too). */
 function sliceIsBlank(data: Float32Array, from: number, to: number): boolean {
   const first = data[from]!;
   // A slice with an image differs from its first sample within a few voxels: the loop ends there.
