@@ -1,19 +1,8 @@
 import { quantileInPlace } from './image-stats.ts';
-import { type MaskBits, ones32, packMask } from './mask-bits.ts';
+import { type MaskBits, packMask, setBitsIn } from './mask-bits.ts';
 
 /** The field is read only where at least this share of a block is the tissue it follows. */
 const FILLED = 0.25;
-
-/** How many bits [x0, x1) of the packed row starting at word `w0` hold. */
-function setBitsIn(bits: Int32Array, w0: number, x0: number, x1: number): number {
-  let n = 0;
-  for (let k = x0 >> 5, last = (x1 - 1) >> 5; k <= last; k++) {
-    const lo = k === x0 >> 5 ? x0 & 31 : 0,
-      hi = k === last ? ((x1 - 1) & 31) + 1 : 32;
-    n += ones32(bits[w0 + k]! & (hi === 32 ? -1 : (1 << hi) - 1) & (-1 << lo));
-  }
-  return n;
-}
 
 /** Gaussian weights of standard deviation `sigma`, to three sigma each side. */
 function gaussian(sigma: number): Float64Array {

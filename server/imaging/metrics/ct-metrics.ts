@@ -1,7 +1,7 @@
 import type { MeasureContext, Measures } from './context.ts';
 import { integerMedian } from './integer-median.ts';
 import { edgeWidth, quantileInPlace } from './image-stats.ts';
-import { type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
+import { lastWordBits, type MaskBits, morphBits, ones32, unpackMask } from './mask-bits.ts';
 import { scratchFloat32, scratchFloat64, scratchInt32, scratchUint8 } from './scratch.ts';
 import { metalStreaks } from './ct-metal.ts';
 import { forgetSmoothed, smoothedOnce } from './sharpness.ts';
@@ -538,7 +538,7 @@ export function ctMeasures(c: MeasureContext): Measures {
   const keepBits = new Int32Array(bitWords),
     ringKeepBits = new Int32Array(bitWords);
   // Bits of each row's last word that lie within the width: a complement must leave those past it unset.
-  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
+  const lastValid = lastWordBits(width);
   // The kept voxels' absolute residuals, for their median (fat's values are no longer needed).
   const kept = fatValues;
   let keepN = 0;

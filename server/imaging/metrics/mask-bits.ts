@@ -36,6 +36,34 @@ export function packMask(mask: Uint8Array, width: number, height: number): MaskB
   return { bits, words, width, height, slices };
 }
 
+/** The bits of a row's last word that lie within `width` (all 32 when the width is a multiple of 32). */
+export function lastWordBits(width: number): number {
+  return width & 31 ? ~(-1 << (width & 31)) : -1;
+}
+
+/** The bits of word `k` of a packed row that lie in columns [x0, x1) (x0 < x1, word k within them). */
+function spanBits(k: number, x0: number, x1: number): number {
+  const lo = k === x0 >> 5 ? x0 & 31 : 0,
+    hi = k === (x1 - 1) >> 5 ? ((x1 - 1) & 31) + 1 : 32;
+  return (hi === 32 ? -1 : (1 << hi) - 1) & (-1 << lo);
+}
+
+/** How many bits [x0, x1) of the packed row starting at word `w0` hold. */
+export function setBitsIn(bits: Int32Array, w0: number, x0: number, x1: number): number {
+  let n = 0;
+  for (let k = x0 >> 5, last = (x1 - 1) >> 5; k <= last; k++) n += ones32(bits[w0 + k]! & spanBits(k, x0, x1));
+  return n;
+}
+
+/** Whether bits [x0, x1) of the packed row starting at word `w0` are all set (ended at the first word not). */
+export function allBitsSet(bits: Int32Array, w0: number, x0: number, x1: number): boolean {
+  for (let k = x0 >> 5, last = (x1 - 1) >> 5; k <= last; k++) {
+    const want = spanBits(k, x0, x1);
+    if ((bits[w0 + k]! & want) !== want) return false;
+  }
+  return true;
+}
+
 /** Set bits of a 32-bit word (its population count). */
 export function ones32(word: number): number {
   let v = word - ((word >>> 1) & 0x55555555);
@@ -59,7 +87,7 @@ export function unpackMask(m: MaskBits, out: Uint8Array, invert = false): number
   const rows = m.height * m.slices;
   const flip = invert ? -1 : 0;
   // Bits of each row's last word that lie within the width (bits past it are never set, but are flipped).
-  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
+  const lastValid = lastWordBits(width);
   let ones = 0;
   if ((width & 3) === 0 && (out.byteOffset & 3) === 0) {
     // Rows of whole 4-byte words: each word of bits is written as up to eight words of bytes.
@@ -102,7 +130,7 @@ export function morphBits(m: MaskBits, radius: number, erode: boolean): MaskBits
   const rows = radius === 0 ? new Int32Array(m.bits) : scratchInt32('morph-rows', m.bits.length);
   rows.set(m.bits);
   // Bits past the width in each row's last word: held at what lies outside the image.
-  const tail = width & 31 ? -1 << (width & 31) : 0;
+  const tail = ~lastWordBits(width);
   const outside = erode ? -1 : 0;
   for (let row = 0, all = height * slices; row < all; row++) {
     const w0 = row * words,

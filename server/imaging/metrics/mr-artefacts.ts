@@ -2,7 +2,7 @@
 // wrap-around. Each is judged relative to the head's own signal, on masks that follow the head rather than
 // the image's matrix, so a field of view closed in on the head, another matrix size, a quarter turn or a
 // background of exact zeros does not change what a clean image measures.
-import { type MaskBits, morphBits, ones32, packMask, unpackMask } from './mask-bits.ts';
+import { allBitsSet, lastWordBits, type MaskBits, morphBits, ones32, packMask, unpackMask } from './mask-bits.ts';
 import { pick, quantile } from './image-stats.ts';
 import { scratchFloat32, scratchUint8 } from './scratch.ts';
 import { binomialSmooth, smoothedOnce } from './sharpness.ts';
@@ -40,18 +40,6 @@ function airBitsOf(masks: HeadMasks, width: number, height: number): MaskBits {
 /** Bit x of packed row `row` (0 or 1). */
 function bitAt(m: MaskBits, row: number, x: number): number {
   return (m.bits[row * m.words + (x >> 5)]! >>> (x & 31)) & 1;
-}
-
-/** Whether bits [x0, x1) of packed row `row` are all set. */
-function allSet(m: MaskBits, row: number, x0: number, x1: number): boolean {
-  const base = row * m.words;
-  for (let k = x0 >> 5, last = (x1 - 1) >> 5; k <= last; k++) {
-    const lo = k === x0 >> 5 ? x0 & 31 : 0,
-      hi = k === last ? ((x1 - 1) & 31) + 1 : 32;
-    const want = (hi === 32 ? -1 : (1 << hi) - 1) & (-1 << lo);
-    if ((m.bits[base + k]! & want) !== want) return false;
-  }
-  return true;
 }
 
 /** The 32 bits of packed row `row` from column `c` on (c < width), wrapping round at the row's end. */
@@ -246,7 +234,7 @@ export function headMasks(
   const around = morphBits(headBits, margin, false);
   const airBits: MaskBits = { bits: new Int32Array(around.bits.length), words, width, height, slices };
   // Bits of each row's last word that lie within the width: the air's complement leaves those past it clear.
-  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
+  const lastValid = lastWordBits(width);
   let headCount = 0,
     airCount = 0;
   for (let k = 0; k < around.bits.length; k++) {
@@ -539,7 +527,7 @@ function airBlockMeans(
       for (let i = 0; i < bx; i++, k++) {
         let all = true;
         for (let y = j * size; y < (j + 1) * size && all; y++)
-          all = allSet(air, z * height + y, i * size, (i + 1) * size);
+          all = allBitsSet(air.bits, (z * height + y) * air.words, i * size, (i + 1) * size);
         if (!all) continue;
         let sum = 0;
         for (let y = j * size; y < (j + 1) * size; y++)

@@ -82,7 +82,7 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   // how many of the object's voxels hold its largest value (pileUp's clipping): from the counts per value where
   // every sum is a whole number that double precision holds exactly (the same in any order), else from the voxels.
   const { hiN, hiSum, hiSumSq, loN, loSum, loSumSq, atTop } =
-    counted && exactSums(counted, bottom, top)
+    counted && exactSums(fg.n, bottom, top)
       ? classSumsOfCounts(counted, bottom, top, cut)
       : classSumsOfVoxels(values, object, cut, top);
   // Each voxel's class for the noise estimates: 1 brighter tissue, 2 darker, 3 the air (when there is enough),
@@ -104,18 +104,12 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
   // high-pass noise estimate (both tissue classes together) stands in, without the Rayleigh correction.
   const union = noise.sigma > 0 ? 0 : 2;
+  const rule: ClassRule = { object, grown, cut, air };
   const [hiNoise, loNoise, airNoise, objectNoise] =
     (width >= 3 && height >= 3 && knownSmallWholeNumbers(values)
-      ? countedNoiseByClass(values, width, height, { object, grown, cut, air }, union)
+      ? countedNoiseByClass(values, width, height, rule, union)
       : undefined) ??
-    robustNoiseByClass(
-      values,
-      width,
-      height,
-      tissueClasses(values, object, grown, cut, air),
-      [hiN, loN, air ? bgN : 0],
-      union,
-    );
+    robustNoiseByClass(values, width, height, tissueClasses(values, rule), [hiN, loN, air ? bgN : 0], union);
   const sigma = noise.sigma > 0 ? noise.sigma : objectNoise!;
   // The air's magnitude noise (Rayleigh) varies 0.655 times as much as the tissue's Gaussian noise by the same
   // estimate, so an image as acquired gives about 1.5 or more; none without enough air, or air of exact zeros.
@@ -159,12 +153,11 @@ interface ClassSums {
 }
 
 /**
- * Whether every sum of the object's values and squares is a whole number double precision holds exactly: then
- * they add up to the same number in any order, from counts as from the voxels in scan order.
+ * Whether every sum of the object's `n` whole values (within [bottom, top]) and their squares is a whole number
+ * double precision holds exactly: then they add up to the same number in any order, from counts as from the
+ * voxels in scan order.
  */
-function exactSums({ counts }: IntegerCounts, bottom: number, top: number): boolean {
-  let n = 0;
-  for (let j = 0; j < counts.length; j++) n += counts[j]!;
+function exactSums(n: number, bottom: number, top: number): boolean {
   const m = Math.max(Math.abs(bottom), Math.abs(top));
   return n * m * m <= Number.MAX_SAFE_INTEGER;
 }
@@ -317,11 +310,18 @@ interface ClassRule {
   air: number;
 }
 
+/**
+ * Voxel i's class by `rule`: 1 above the cut in the object, 2 the rest of it, air's class outside `grown`, else
+ * 0. Branch-free: the object lies within `grown`, so a voxel outside `grown` is the background.
+ */
+function classOf(values: Float32Array, { object, grown, cut, air }: ClassRule, i: number): number {
+  return object[i]! * (2 - +(values[i]! > cut)) + (1 - grown[i]!) * air;
+}
+
 /** Each voxel's class (ClassRule), in a work buffer kept between calls (every voxel's is written). */
-function tissueClasses(values: Float32Array, object: Uint8Array, grown: Uint8Array, cut: number, air: number) {
+function tissueClasses(values: Float32Array, rule: ClassRule) {
   const classes = scratchUint8('mr-classes', values.length);
-  // Branch-free: the object lies within `grown`, so a voxel outside `grown` is the background.
-  for (let i = 0; i < values.length; i++) classes[i] = object[i]! * (2 - +(values[i]! > cut)) + (1 - grown[i]!) * air;
+  for (let i = 0; i < values.length; i++) classes[i] = classOf(values, rule, i);
   return classes;
 }
 
@@ -339,7 +339,7 @@ function countedNoiseByClass(
   values: Float32Array,
   width: number,
   height: number,
-  { object, grown, cut, air }: ClassRule,
+  rule: ClassRule,
   union: number,
 ): number[] | undefined {
   const plane = width * height;
@@ -360,8 +360,7 @@ function countedNoiseByClass(
         const after = values[up + x + 1]! - 2 * values[i + 1]! + values[down + x + 1]!;
         // A whole number under 2^21: exact as an integer.
         const r = Math.abs(before - 2 * here + after) | 0;
-        const c = object[i]! * (2 - +(values[i]! > cut)) + (1 - grown[i]!) * air;
-        counts[c * COUNTED + (r < top ? r : top)]!++;
+        counts[classOf(values, rule, i) * COUNTED + (r < top ? r : top)]!++;
         before = here;
         here = after;
       }

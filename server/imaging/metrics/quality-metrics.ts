@@ -22,6 +22,7 @@ import {
   type Histogram,
 } from './histogram.ts';
 import { dilateBits, luminance } from './mask.ts';
+import { lastWordBits, type MaskBits } from './mask-bits.ts';
 import { fullResolutionCrop, type FullResolutionCrop } from './full-resolution.ts';
 import { finiteMeasurementGrid, gridStride } from './measurement-grid.ts';
 import { backgroundNoiseOf, laplacianNoise, type NoiseModel } from './noise.ts';
@@ -338,17 +339,13 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
   const bgBins = byValue ? new Uint32Array(all.counts.length) : undefined;
   // Square dilations compose: radius 2 (sharpness band) then 1 more gives the radius-3 noise exclusion.
   // What is outside `grown` is the background. Grown on packed bits, each written out as bytes once.
-  const { mask: band, bits: bandBits } = dilateBits(
-    { bits: objectBits, words, width, height, slices },
-    n,
-    2,
-    scratchUint8('grid-band', n),
-  );
+  const objectMask: MaskBits = { bits: objectBits, words, width, height, slices };
+  const { mask: band, bits: bandBits } = dilateBits(objectMask, n, 2, scratchUint8('grid-band', n));
   const { mask: grown, bits: grownBits } = dilateBits(bandBits, n, 1, scratchUint8('grid-grown', n));
   // The background, read off the unset bits of `grown` in scan order: its moments (for the noise), values
   // and the range of its magnitudes (for FBER).
   const bgValues = scratchFloat32('background-values', n);
-  const lastValid = width & 31 ? ~(-1 << (width & 31)) : -1;
+  const lastValid = lastWordBits(width);
   let backgroundCount = 0,
     bgSum = 0,
     bgSumSq = 0,
@@ -429,7 +426,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     foreground: fg,
     backgroundCount,
     objectCounts: family === 'MR' ? fgByValue : undefined,
-    objectBits: { bits: objectBits, words, width, height, slices },
+    objectBits: objectMask,
   });
   return finiteMetrics({
     modality,
