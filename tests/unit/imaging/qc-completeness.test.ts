@@ -3,6 +3,7 @@ import { blankInteriorSlices } from '../../../server/imaging/metrics/completenes
 import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.ts';
 import { assessQuality } from '../../../server/imaging/verdict.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
+import { greyVolume } from './phantom-volume.ts';
 import { addRicianNoise, cleanPhantom } from '../../fixtures/phantoms.ts';
 
 /** An MR-like volume of noisy phantom slices (NIfTI, as a converter writes one), with `blank` slices all zero. */
@@ -11,19 +12,7 @@ function volume(depth: number, blank: number[]): ImageVolume {
   const data = new Float32Array(size * size * depth);
   for (let z = 0; z < depth; z++)
     if (!blank.includes(z)) data.set(addRicianNoise(cleanPhantom({ size }), 20, z + 1).values, z * size * size);
-  return {
-    format: 'nii',
-    width: size,
-    height: size,
-    depth,
-    channels: 1,
-    data,
-    spacing: [1, 1, 1],
-    bitDepth: 16,
-    storedRange: [-32768, 32767],
-    photometric: 'MONOCHROME2',
-    invert: false,
-  };
+  return greyVolume(data, size, size, depth, { format: 'nii' });
 }
 
 describe('blank slices inside a volume', () => {
