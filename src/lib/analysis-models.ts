@@ -87,7 +87,7 @@ export const VERDICT_LABEL: Record<QcVerdict, string> = { pass: 'Pass', review: 
 
 /**
  * The run button's label for the images chosen.
- * @example runLabel(2) // 'Run Analysis on 2 Images'
+ * @example runLabel(5) // 'Run Analysis on 5 Images' (the SPEC's button, five images chosen)
  * @example runLabel(0) // 'Run Analysis'
  */
 export function runLabel(chosen: number): string {

@@ -24,6 +24,8 @@ describe('Analysis page rules', () => {
   it('says how many images a run covers, and nothing when none is chosen', () => {
     expect(runLabel(1200)).toBe('Run Analysis on 1200 Images');
     expect(runLabel(2)).toBe('Run Analysis on 2 Images');
+    // The SPEC's button, with five images chosen.
+    expect(runLabel(5)).toBe('Run Analysis on 5 Images');
     expect(runLabel(1)).toBe('Run Analysis on 1 Image');
     expect(runLabel(0)).toBe('Run Analysis');
   });
