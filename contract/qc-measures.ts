@@ -54,6 +54,13 @@ export const MEASURE_LABELS: Record<string, MeasureLabel> = {
     digits: 2,
     csv: 'fraction of signal 0-1',
   },
+  ghost_band: {
+    label: 'air beside the head along the phase axis, over the other axis',
+    unit: '%',
+    percent: true,
+    digits: 1,
+    csv: 'fraction of signal 0-1',
+  },
   wrap_around: { label: 'object at the field edge', unit: '%', percent: true, digits: 1, csv: 'fraction 0-1' },
   exposure: {
     label: 'exposure (median of the field in the range)',

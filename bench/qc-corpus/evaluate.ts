@@ -88,7 +88,7 @@ export function report(title: string, outcomes: Outcome[]): boolean {
     }
     for (const o of clean.filter(flagged).slice(0, 3))
       console.log(`      false alarm: ${o.name}: ${o.issues.join('; ')}`);
-    for (const o of strong.filter((x) => !flagged(x)).slice(0, 3)) console.log(`      missed: ${o.name}`);
+    for (const o of strong.filter((x) => !flagged(x)).slice(0, 6)) console.log(`      missed: ${o.name}`);
   }
   return met;
 }

@@ -78,8 +78,23 @@ def motion_kernel(length, angle):
     return k / k.sum()
 
 
-def degrade(img, family, kind, strength, rng):
-    """The degraded copy of img (z, y, x), in modality units (HU for CT)."""
+def in_k_space(img, change):
+    """Each slice's magnitude image after change(K) of its centred k-space: an artefact of acquisition."""
+
+    def one(s):
+        k = np.fft.fftshift(np.fft.fft2(s))
+        return np.abs(np.fft.ifft2(np.fft.ifftshift(change(k, s))))
+
+    return per_slice(img, one)
+
+
+def lines(axis, index):
+    """The k-space lines `index` along the phase axis of a slice (0: rows, y; 1: columns, x)."""
+    return (index, slice(None)) if axis == 0 else (slice(None), index)
+
+
+def degrade(img, family, kind, strength, rng, phase=0):
+    """The degraded copy of img (z, y, x), in modality units (HU for CT); phase is the slice's phase axis."""
     strong = strength == "strong"
     fg = foreground(img)
     spread = float(np.std(img[fg])) if fg.any() else float(np.std(img)) or 1.0
@@ -98,6 +113,19 @@ def degrade(img, family, kind, strength, rng):
     if kind == "blur":
         sigma = (3.0 if strong else 1.0) * max(1, min(out.shape[1:]) / 256)
         return per_slice(out, lambda s: ndimage.gaussian_filter(s, sigma))
+    if kind == "motion" and family == "MR":
+        # The head moved (shifted and turned) while the last lines of k-space along the phase axis were read:
+        # those lines hold the moved head, the rest the head where it was.
+        scale = max(1, min(out.shape[1:]) / 256)
+        share, shift, angle = (0.4, 8, 6) if strong else (0.15, 3, 2)
+
+        def moved(k, s):
+            other = ndimage.shift(ndimage.rotate(s, angle, reshape=False, order=1), shift * scale, order=1)
+            late = np.arange(int(s.shape[phase] * (1 - share)), s.shape[phase])
+            k[lines(phase, late)] = np.fft.fftshift(np.fft.fft2(other))[lines(phase, late)]
+            return k
+
+        return in_k_space(out, moved)
     if kind == "motion":
         length = int((15 if strong else 5) * max(1, min(out.shape[1:]) / 256))
         k = motion_kernel(max(3, length), rng.uniform(0, np.pi))
@@ -128,6 +156,19 @@ def degrade(img, family, kind, strength, rng):
         for radius in rng.uniform(0.08, 0.4, 4) * out.shape[2]:
             art += np.exp(-((r - radius) ** 2) / 2.0) * rng.choice([-1, 1])
         return out + (150 if strong else 30) * art[None]
+    if kind == "ghosting" and family == "MR":
+        # Every n-th line of k-space along the phase axis weakened (an unstable gradient or receiver): ghosts
+        # of the head at multiples of N/n along that axis, each of the weakening over n of its signal.
+        every = int(rng.integers(3, 7))
+        weakening = 0.8 if strong else 0.3
+
+        def uneven(k, s):
+            centre = k[lines(phase, [s.shape[phase] // 2])].copy()
+            k[lines(phase, slice(0, None, every))] *= 1 - weakening
+            k[lines(phase, [s.shape[phase] // 2])] = centre
+            return k
+
+        return in_k_space(out, uneven)
     if kind == "ghosting":
         shift = out.shape[1] // 2
         return out + (0.35 if strong else 0.08) * np.roll(out, shift, axis=1)
@@ -271,6 +312,14 @@ def load(path):
     return vol * slope + intercept, write, ".dcm"
 
 
+def phase_axis(path):
+    """The slice axis (0 rows, 1 columns) a DICOM file encodes the phase along: columns when it says ROW."""
+    if not path.endswith(".dcm"):
+        return 0
+    named = pydicom.dcmread(path, stop_before_pixels=True).get("InPlanePhaseEncodingDirection", "")
+    return 1 if named == "ROW" else 0
+
+
 def main():
     out_dir = sys.argv[1]
     rng = np.random.default_rng(int(sys.argv[2]) if len(sys.argv) > 2 else 7)
@@ -297,7 +346,7 @@ def main():
                 degraded = (
                     degrade_slide(vol[0], kind, strength, rng)[None]
                     if family == "SM"
-                    else degrade(vol, family, kind, strength, rng)
+                    else degrade(vol, family, kind, strength, rng, phase_axis(path))
                 )
                 write(degraded, os.path.join(out_dir, name))
                 manifest.append(

@@ -105,6 +105,11 @@ export const QC_MODEL: QcModel = {
           fail: 0.06,
           center: -0.00066098,
         },
+        'mr-ghost-band': {
+          review: 0.035,
+          fail: 0.10189,
+          center: 0.00011033,
+        },
         'mr-wrap': {
           review: 0.24953,
           fail: 0.43288,

@@ -26,6 +26,11 @@ export interface MeasureContext {
   fullResolution: () => FullResolutionCrop;
   /** The in-plane axis the phase was encoded along, where the file names it (MR). */
   phase?: 'x' | 'y';
+  /**
+   * A derived projection (DICOM's Image Type says PROJECTION IMAGE, or MIP): the brightest of a slab's voxels
+   * at each pixel, whose background is the slab's dim tissue and the maxima of its noise, not one scan's air.
+   */
+  projection?: boolean;
   /** What measureGrid's pass found of `values`, so a measure needs no pass of its own for it. */
   extent?: ValuesExtent;
 }

@@ -28,12 +28,12 @@ export interface HeadMasks {
 }
 
 /** The masks' head packed: headMasks' own, or packed from the bytes. */
-function headBitsOf(masks: HeadMasks, width: number, height: number): MaskBits {
+export function headBitsOf(masks: HeadMasks, width: number, height: number): MaskBits {
   return masks.headBits ?? packMask(masks.head, width, height);
 }
 
 /** The masks' air packed: headMasks' own, or packed from the bytes. */
-function airBitsOf(masks: HeadMasks, width: number, height: number): MaskBits {
+export function airBitsOf(masks: HeadMasks, width: number, height: number): MaskBits {
   return masks.airBits ?? packMask(masks.air, width, height);
 }
 

@@ -15,7 +15,8 @@ import { backgroundNoise } from './noise.ts';
 import { biasFieldSpread } from './bias-field.ts';
 import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch.ts';
 import { knownSmallWholeNumbers } from './sharpness.ts';
-import { backgroundStructure, ghosting, headMasks, wrapAround } from './mr-artefacts.ts';
+import { airBitsOf, backgroundStructure, ghosting, headBitsOf, headMasks, wrapAround } from './mr-artefacts.ts';
+import { ghostBand } from './ghost-band.ts';
 
 /** What measureQuality has already measured that the MR measures use. */
 export interface MrGiven {
@@ -100,6 +101,10 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const masks = headMasks(object, width, height, Math.max(3, Math.round(Math.min(width, height) / 40)), objectBits);
   const ghost = ghosting(values, masks, width, height, fg.mean, c.phase);
   const structure = backgroundStructure(values, masks, width, height, noise.sigma, fg.mean);
+  // Not on a projection: the tissue of its slab lies beside the vessels, where the band's air would be.
+  const band = c.projection
+    ? undefined
+    : ghostBand(values, headBitsOf(masks, width, height), airBitsOf(masks, width, height), fg.mean, c.phase);
   // The bright tissue's high-pass noise, compared with the air's and with the dark tissue's: all three in one pass.
   // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
   // high-pass noise estimate (both tissue classes together) stands in, without the Rayleigh correction.
@@ -135,6 +140,7 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     ...(inu === undefined ? {} : { inu }),
     ...(ghost === undefined ? {} : { ghosting: ghost }),
     ...(structure === undefined ? {} : { background_structure: structure }),
+    ...(band === undefined ? {} : { ghost_band: band }),
     wrap_around: wrapAround(values, masks, width, height),
     clipped: pileUpShare(hiN + loN, top, atTop, bottom, 0),
     edge_width: mrEdgeWidth(c),

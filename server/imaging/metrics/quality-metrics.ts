@@ -408,6 +408,7 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
     planar: isPlanarNm(whole),
     fullResolution: () => (crop ??= fullResolutionCrop(whole, context.stride, width, height, values, band)),
     phase: whole.phaseEncoding === 'ROW' ? 'x' : whole.phaseEncoding === 'COL' ? 'y' : undefined,
+    projection: isProjection(whole),
     extent: {
       min: all.min,
       max: all.max,
@@ -461,6 +462,12 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
 function isPlanarNm(volume: ImageVolume): boolean {
   const type = volume.imageType?.toUpperCase().split('\\') ?? [];
   return volume.modality?.toUpperCase() === 'NM' && !type.some((v) => v.includes('TOMO'));
+}
+
+/** Whether DICOM's Image Type names the image a projection (an MIP or another derived projection). */
+function isProjection(volume: ImageVolume): boolean {
+  const type = volume.imageType?.toUpperCase().split('\\') ?? [];
+  return type.some((v) => v === 'PROJECTION IMAGE' || v.includes('MIP'));
 }
 
 /** The measurements of the image's family; a grey image labelled as a slide is judged as a projection image. */
