@@ -41,6 +41,15 @@ export interface MrGiven {
  * head's low-passed local tissue level, ghosting (half-FOV), background structure (motion ghosts), wrap-around
  * (object at the edge of the field of view), clipping and blur.
  */
+/** The standard deviation of a Rayleigh law over its sigma: sqrt(2 - π/2). */
+const RAYLEIGH_SD = Math.sqrt(2 - Math.PI / 2);
+/**
+ * How many times its voxel-to-voxel (high-pass) variation the air's spread may be and still be noise: white
+ * noise gives about 1 (0.9–1.2 on the corpus's clean images), noise in small whole numbers up to 3 (dicom3tools'
+ * 0051.dcm: 2.0); pydicom's MR_small, a crop whose "air" is dark tissue, 6.1.
+ */
+const STRUCTURED_AIR = 4;
+
 export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const { values, width, height, object, grown } = c;
   const n = values.length;
@@ -106,16 +115,19 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
     ? undefined
     : ghostBand(values, headBitsOf(masks, width, height), airBitsOf(masks, width, height), fg.mean, c.phase);
   // The bright tissue's high-pass noise, compared with the air's and with the dark tissue's: all three in one pass.
-  // A background of exact zeros (masked or skull-stripped volumes) holds no noise: the object's own
-  // high-pass noise estimate (both tissue classes together) stands in, without the Rayleigh correction.
-  const union = noise.sigma > 0 ? 0 : 2;
+  // A background of exact zeros (masked or skull-stripped volumes) holds no noise, and one whose spread is
+  // many times its voxel-to-voxel variation is not noise but tissue (a crop with no air in it, whose dark
+  // tissue lies outside the object): either way the object's own high-pass noise estimate (both tissue
+  // classes together) stands in, without the Rayleigh correction.
   const rule: ClassRule = { object, grown, cut, air };
   const [hiNoise, loNoise, airNoise, objectNoise] =
     (width >= 3 && height >= 3 && knownSmallWholeNumbers(values)
-      ? countedNoiseByClass(values, width, height, rule, union)
+      ? countedNoiseByClass(values, width, height, rule, 2)
       : undefined) ??
-    robustNoiseByClass(values, width, height, tissueClasses(values, rule), [hiN, loN, air ? bgN : 0], union);
-  const sigma = noise.sigma > 0 ? noise.sigma : objectNoise!;
+    robustNoiseByClass(values, width, height, tissueClasses(values, rule), [hiN, loN, air ? bgN : 0], 2);
+  const airSpread = noise.model === 'rayleigh' ? RAYLEIGH_SD * noise.sigma : noise.sigma;
+  const noiseLike = !(airNoise! > 0) || airSpread <= STRUCTURED_AIR * airNoise!;
+  const sigma = noise.sigma > 0 && noiseLike ? noise.sigma : objectNoise!;
   // The air's magnitude noise (Rayleigh) varies 0.655 times as much as the tissue's Gaussian noise by the same
   // estimate, so an image as acquired gives about 1.5 or more; none without enough air, or air of exact zeros.
   const tnr = enough && airNoise! > 0 ? hiNoise! / airNoise! : undefined;
