@@ -320,6 +320,12 @@ def phase_axis(path):
     return 1 if named == "ROW" else 0
 
 
+def as_nifti(values, out):
+    """A CT as dcm2niix hands it over: its Hounsfield units as 16-bit integers in a NIfTI, with no modality."""
+    hu = np.clip(np.round(values), -32768, 32767).astype(np.int16)
+    nib.save(nib.Nifti1Image(np.transpose(hu, (2, 1, 0)), np.eye(4)), out)
+
+
 def main():
     out_dir = sys.argv[1]
     rng = np.random.default_rng(int(sys.argv[2]) if len(sys.argv) > 2 else 7)
@@ -340,6 +346,13 @@ def main():
             manifest.append(
                 {"file": name, "family": family, "kind": "clean", "strength": None, "source": f"{source} {variant}"}
             )
+            if family == "CT" and ext == ".dcm":
+                nii = f"{len(manifest):03d}-{family}-clean-{variant}.nii"
+                as_nifti(values, os.path.join(out_dir, nii))
+                manifest.append(
+                    {"file": nii, "family": family, "kind": "clean", "strength": None,
+                     "source": f"{source} {variant} as NIfTI"}
+                )
         for kind in KINDS[family]:
             for strength in ("mild", "strong"):
                 name = f"{len(manifest):03d}-{family}-{kind}-{strength}{ext}"
@@ -352,6 +365,13 @@ def main():
                 manifest.append(
                     {"file": name, "family": family, "kind": kind, "strength": strength, "source": source}
                 )
+                if family == "CT" and ext == ".dcm":
+                    nii = f"{len(manifest):03d}-{family}-{kind}-{strength}.nii"
+                    as_nifti(degraded, os.path.join(out_dir, nii))
+                    manifest.append(
+                        {"file": nii, "family": family, "kind": kind, "strength": strength,
+                         "source": f"{source} as NIfTI"}
+                    )
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     images = {m["source"].split(" ")[0] for m in manifest}

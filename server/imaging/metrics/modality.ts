@@ -1,4 +1,5 @@
 import type { ImageVolume } from '../volume.ts';
+import { binScale, type Histogram } from './histogram.ts';
 
 /** The families the engine has measurements and limits for. */
 export type ModalityFamily = 'CT' | 'MR' | 'XR' | 'US' | 'NM' | 'SM';
@@ -38,16 +39,35 @@ function greyAsRgb(volume: ImageVolume): boolean {
 }
 
 /**
- * The family an image is judged as: the DICOM modality when it names one; otherwise colour means a slide
- * (histology) unless it is grey stored as RGB, NIfTI and NRRD mean MR (the usual content of research
- * volumes), and a grey picture of unknown origin is judged as a projection image.
+ * Whether the values of a grey volume (their histogram) read as Hounsfield units: some air or lung, below
+ * -200 HU, and much soft tissue, water and fat, from -150 to 250 HU. MR magnitude is never negative, an MR
+ * phase map spreads evenly over its range, and intensities normalised to z-scores or 0–1 lie within a few
+ * units of 0, so none of them has both.
  */
-export function modalityFamily(volume: ImageVolume): ModalityFamily {
+export function readsAsHounsfield(h: Histogram): boolean {
+  if (!(h.total > 0) || h.min > -200) return false;
+  const scale = binScale(h.min, h.max, h.counts.length);
+  // The bin holding a value, as histogram() bins it.
+  const bin = (v: number) => Math.max(0, Math.min(h.counts.length, Math.floor((v - h.min) * scale + 0.5)));
+  let air = 0,
+    tissue = 0;
+  for (let j = 0; j < bin(-200); j++) air += h.counts[j]!;
+  for (let j = bin(-150); j < bin(250); j++) tissue += h.counts[j]!;
+  return air >= 0.02 * h.total && tissue >= 0.15 * h.total;
+}
+
+/**
+ * The family an image is judged as: the DICOM modality when it names one; otherwise colour means a slide
+ * (histology) unless it is grey stored as RGB; NIfTI and NRRD mean CT when their values (`values`, the
+ * histogram of the grey image's values, when the caller has it) read as Hounsfield units, and MR otherwise
+ * (the usual content of research volumes); a grey picture of unknown origin is judged as a projection image.
+ */
+export function modalityFamily(volume: ImageVolume, values?: Histogram): ModalityFamily {
   const code = volume.modality?.toUpperCase();
   const known = code ? FAMILY[code] : undefined;
   if (known) return known;
   if (volume.channels === 3) return greyAsRgb(volume) ? 'XR' : 'SM';
-  if (volume.format === 'nii' || volume.format === 'nrrd') return 'MR';
+  if (volume.format === 'nii' || volume.format === 'nrrd') return values && readsAsHounsfield(values) ? 'CT' : 'MR';
   return 'XR';
 }
 

@@ -263,14 +263,15 @@ export function measureQuality(whole: ImageVolume): QualityMetrics {
 function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, number]): QualityMetrics {
   const { width, height } = volume;
   const values = luminance(volume.data, volume.channels);
-  const modality = (
-    volume.modality ??
-    (volume.channels === 3 ? 'SM' : volume.format === 'nii' || volume.format === 'nrrd' ? 'MR' : 'OT')
-  ).toUpperCase();
-  const family = modalityFamily(volume);
-  // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
   // Grey values are the finite grid itself, whose range is known; a colour image's luminance is not.
   const all = volume.channels === 1 ? histogram(values, undefined, undefined, extent) : histogram(values);
+  // A volume that does not name its modality (NIfTI, NRRD) is judged as CT when its values read as HU.
+  const family = modalityFamily(volume, all);
+  const modality = (
+    volume.modality ??
+    (volume.channels === 3 ? 'SM' : volume.format === 'nii' || volume.format === 'nrrd' ? family : 'OT')
+  ).toUpperCase();
+  // Histology is dark tissue on a bright slide; every other modality is bright signal on dark air.
   const n = values.length;
   const plane = width * height;
   const slices = plane ? Math.floor(n / plane) : 0;
