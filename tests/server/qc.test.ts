@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeImage } from '../../server/imaging/decode-image.ts';
 import { FOREIGN_URL } from '../../server/modules/qc/image-url.ts';
 import { BUILTIN_MODEL } from '../../server/modules/qc/qc-summary.ts';
 import { CHECKS_BUSY, CHECKS_PER_USER } from '../../server/modules/qc/qc.routes.ts';
@@ -8,6 +9,8 @@ import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
 import { uploadFile } from './uploads-fixtures.ts';
+
+const CT_SMALL = '/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm';
 
 let t: TestApp;
 let user: TestUser;
@@ -301,6 +304,19 @@ describe('the check on other kinds of image', () => {
     expect(body.choices[0].message.content).toMatch(/^QC verdict: \w+ \(SM, 96×96×1\)\./);
     expect(body.qc.metrics.colour.tissueCoverage).toBeGreaterThan(0.4);
   });
+
+  it.skipIf(!existsSync(CT_SMALL))(
+    'judges a CT converted to NIfTI (Hounsfield units, no modality) as CT, and passes it',
+    async () => {
+      const ct = await decodeImage(new Uint8Array(readFileSync(CT_SMALL)), '.dcm');
+      const values = Int16Array.from(ct.data, Math.round);
+      const nifti = writeNifti({ dims: [ct.width, ct.height, 1], values, type: 'int16', gzip: true });
+      const item = (await uploadFile(t, user, 'ct.nii.gz', Buffer.from(nifti))).json();
+      const body = (await check(item.url)).json();
+      expect(body.choices[0].message.content).toMatch(/^QC verdict: Pass \(CT, 128×128×1\)\./);
+      expect(body.qc.verdict).toBe('pass');
+    },
+  );
 
   it('answers 415 with the decoder’s reason for a file it cannot read', async () => {
     const { niftiBytes } = await import('./uploads-fixtures.ts');
