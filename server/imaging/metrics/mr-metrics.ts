@@ -129,8 +129,12 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const noiseLike = !(airNoise! > 0) || airSpread <= STRUCTURED_AIR * airNoise!;
   const sigma = noise.sigma > 0 && noiseLike ? noise.sigma : objectNoise!;
   // The air's magnitude noise (Rayleigh) varies 0.655 times as much as the tissue's Gaussian noise by the same
-  // estimate, so an image as acquired gives about 1.5 or more; none without enough air, or air of exact zeros.
-  const tnr = enough && airNoise! > 0 ? hiNoise! / airNoise! : undefined;
+  // estimate, so an image as acquired gives about 1.5 or more. Air whose noise is symmetric about zero (real-
+  // valued data, or Gaussian noise added to a phantom) varies as much as the tissue's: its ratio is put on the
+  // same scale. None without enough air, or air of exact zeros.
+  const realValued = noise.model === 'gaussian' && Math.abs(noise.mean) < 0.5 * noise.sigma;
+  const onRayleighScale = realValued ? 1 / RAYLEIGH_SD : 1;
+  const tnr = enough && airNoise! > 0 ? (hiNoise! / airNoise!) * onRayleighScale : undefined;
   return {
     snr: sigma > 0 ? fg.mean / sigma : 0,
     cnr: sigma > 0 ? gap / sigma : 0,

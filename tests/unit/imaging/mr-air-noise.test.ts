@@ -4,8 +4,8 @@ import { decodeImage } from '../../../server/imaging/decode-image.ts';
 import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.ts';
 import { assessQuality } from '../../../server/imaging/verdict.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
-import { addRicianNoise, cleanPhantom } from '../../fixtures/phantoms.ts';
-import { phantomVolume } from './phantom-volume.ts';
+import { addGaussianNoise, addRicianNoise, blur, cleanPhantom, type Phantom } from '../../fixtures/phantoms.ts';
+import { greyVolume, phantomVolume } from './phantom-volume.ts';
 
 const MR_SMALL = '/usr/lib/python3/dist-packages/pydicom/data/test_files/MR_small.dcm';
 
@@ -34,6 +34,16 @@ describe('MR noise from the air, and from the tissue where the "air" is dark tis
       }
     },
   );
+
+  it('passes a smooth phantom under noise symmetric about zero (real-valued), as it passes one under Rician noise', () => {
+    const smooth = blur(cleanPhantom({ size: 192, foreground: 800, inner: 500, background: 0 }), 0.7);
+    // As floats: a NIfTI of real values keeps the air's negative half, which 16-bit unsigned samples would cut off.
+    const asFloats = (p: Phantom) => greyVolume(p.values, p.width, p.height, 1, { format: 'nii', bitDepth: 32 });
+    for (const noisy of [addGaussianNoise(smooth, 20, 8), addRicianNoise(smooth, 20, 8)]) {
+      const { verdict, issues } = assessQuality(measureQuality(asFloats(noisy)));
+      expect(verdict, issues.join('; ')).toBe('pass');
+    }
+  });
 
   it('keeps the Rayleigh-corrected noise of real air: a head in Rician noise of sigma 20', () => {
     const head = addRicianNoise(cleanPhantom({ size: 192, foreground: 800, inner: 500, background: 0 }), 20, 9);
