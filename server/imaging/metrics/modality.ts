@@ -40,19 +40,20 @@ function greyAsRgb(volume: ImageVolume): boolean {
 
 /**
  * Whether the values of a grey volume (their histogram) read as Hounsfield units: some air or lung, below
- * -200 HU, and much soft tissue, water and fat, from -150 to 250 HU. MR magnitude is never negative, an MR
- * phase map spreads evenly over its range, and intensities normalised to z-scores or 0–1 lie within a few
- * units of 0, so none of them has both.
+ * -500 HU, and much soft tissue, water and fat, from -400 to 400 HU (wide enough for a scanner miscalibrated
+ * by a few hundred HU, which the CT checks are there to find). MR magnitude is never negative, an MR phase
+ * map spreads evenly over its range, and intensities normalised to z-scores or 0–1 lie within a few units of
+ * 0, so none of them has both.
  */
 export function readsAsHounsfield(h: Histogram): boolean {
-  if (!(h.total > 0) || h.min > -200) return false;
+  if (!(h.total > 0) || h.min > -500) return false;
   const scale = binScale(h.min, h.max, h.counts.length);
   // The bin holding a value, as histogram() bins it.
   const bin = (v: number) => Math.max(0, Math.min(h.counts.length, Math.floor((v - h.min) * scale + 0.5)));
   let air = 0,
     tissue = 0;
-  for (let j = 0; j < bin(-200); j++) air += h.counts[j]!;
-  for (let j = bin(-150); j < bin(250); j++) tissue += h.counts[j]!;
+  for (let j = 0; j < bin(-500); j++) air += h.counts[j]!;
+  for (let j = bin(-400); j < bin(400); j++) tissue += h.counts[j]!;
   return air >= 0.02 * h.total && tissue >= 0.15 * h.total;
 }
 

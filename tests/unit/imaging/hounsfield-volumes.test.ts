@@ -34,6 +34,9 @@ describe('a NIfTI or NRRD volume of Hounsfield units is judged as CT', () => {
       expect(noisy.verdict).toBe('fail');
       expect(noisy.issues.join('\n')).toContain('High image noise');
       expect(noisy.issues.join('\n')).not.toContain('SNR');
+      const offset = measureQuality(await asNifti(ct, (x) => x + 250));
+      expect(offset.family).toBe('CT');
+      expect(assessQuality(offset).issues.join('\n')).toContain('calibration');
     },
   );
 
@@ -48,7 +51,7 @@ describe('a NIfTI or NRRD volume of Hounsfield units is judged as CT', () => {
     expect(readsAsHu(zScores)).toBe(false);
   });
 
-  it('needs both air below -200 HU and soft tissue, and a DICOM modality always wins', () => {
+  it('needs both air below -500 HU and soft tissue, and a DICOM modality always wins', () => {
     const body = Float32Array.from({ length: 10_000 }, (_, i) => (i < 3_000 ? -1000 : 40 + (i % 50)));
     expect(readsAsHu(body)).toBe(true);
     expect(readsAsHu(body.map((x) => (x < 0 ? 0 : x)))).toBe(false);
