@@ -116,12 +116,19 @@ export function histologyMeasures(c: MeasureContext): Measures {
   const white = glass.map((s) => (glassN ? s / glassN : 0));
   const average = (white[0]! + white[1]! + white[2]!) / 3;
   const meanHue = ((Math.atan2(sinH, cosH) * 180) / Math.PI + 360) % 360;
+  // Focus, brightness and contrast are the tissue's: a slide with too little of it (blank glass) is judged on
+  // its coverage alone, rather than also called out of focus, too dark and flat.
+  const judged = tissueN > 64;
   return {
     tissue_coverage: tissueN / Math.max(1, pixels),
-    focus_blur: tissueN > 64 ? blurEffect(grey, width, height, dilate(tissue, width, height, 1)) : 1,
+    ...(judged
+      ? {
+          focus_blur: blurEffect(grey, width, height, dilate(tissue, width, height, 1)),
+          brightness: meanLum,
+          contrast: Math.sqrt(Math.max(0, lumSq / tissueN - meanLum * meanLum)),
+        }
+      : {}),
     pen_marks: penN / Math.max(1, pixels),
-    brightness: meanLum,
-    contrast: tissueN ? Math.sqrt(Math.max(0, lumSq / tissueN - meanLum * meanLum)) : 0,
     // The cast is read on the glass, which should be neutral; without glass to look at, none is claimed.
     colour_cast:
       glassN > pixels * 0.02 && average > 0 ? Math.max(...white.map((w) => Math.abs(w - average))) / average : 0,

@@ -141,6 +141,14 @@ describe('measurements that mean something per modality', { timeout: 60_000 }, (
     expect(a.issues.join(' ')).toMatch(/Out of focus/);
   });
 
+  it('judges blank glass on its tissue coverage alone, not also as out of focus, too dark and flat', () => {
+    const slide = degrade(GENERATORS.SM(rng(15), HELD_OUT_SETTINGS), 'SM', 'blank-slide', 'strong', rng(15));
+    const a = check(slide);
+    expect(a.verdict).toBe('fail');
+    expect(a.issues).toHaveLength(1);
+    expect(a.issues[0]).toMatch(/^Little or no tissue/);
+  });
+
   it('reports every measurement with the range expected of a good image', () => {
     const a = check(GENERATORS.MR(rng(14), HELD_OUT_SETTINGS));
     const snr = a.measures.find((r) => r.key === 'snr')!;
