@@ -222,7 +222,7 @@ export const DETECTORS: Record<ModalityFamily, Detector[]> = {
       'high',
       ['motion', 'ghosting'],
       'Ghosts beside the head along the phase-encoding direction',
-      'Immobilise the patient and shorten the acquisition or use motion correction (navigators, PROPELLER/BLADE); for ghosts that remain, use saturation bands or flow compensation and check gradient calibration.',
+      'Repeat the scan with the patient still; ghosts that stay come from the scanner or from flow: check the gradient and receiver stability, use saturation bands or flow compensation, or swap the phase-encoding direction.',
       // A fraction of the head's signal. Clean images hold 0.2% or less where there is air beside the head
       // both ways (2.3% in pydicom's 64² MR_small, whose "air" is dark tissue); the corpus's mildest ghosts
       // 5.3%, so its midpoint would be 6%, where ghosts made in k-space (every n-th line weakened, or part of

@@ -5,7 +5,7 @@ import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.
 import { QC_MODEL } from '../../../server/imaging/qc-model.ts';
 import { assessQuality } from '../../../server/imaging/verdict.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
-import { addRicianNoise, cleanPhantom, type Phantom } from '../../fixtures/phantoms.ts';
+import { addPhaseGhosts, addRicianNoise, cleanPhantom, type Phantom } from '../../fixtures/phantoms.ts';
 import { phantomVolume } from './phantom-volume.ts';
 
 const NIBABEL = '/usr/lib/python3/dist-packages/nibabel/tests/data';
@@ -21,25 +21,6 @@ const review = QC_MODEL.families.MR.limits['mr-ghost-band']!.review;
 const head = (): Phantom =>
   addRicianNoise(cleanPhantom({ size: 192, foreground: 800, inner: 500, background: 0 }), 20, 4);
 
-/**
- * Ghosts as every `every`-th line of k-space weakened by `share` along `axis` leaves them: the head again at each
- * multiple of N/every along that axis, at share / every of its signal.
- */
-function ghosted(p: Phantom, axis: 'x' | 'y', every: number, share: number): Phantom {
-  const { width, height } = p;
-  const values = p.values.slice();
-  const n = axis === 'x' ? width : height;
-  for (let k = 1; k < every; k++) {
-    const shift = Math.round((k * n) / every);
-    for (let y = 0; y < height; y++)
-      for (let x = 0; x < width; x++) {
-        const from = axis === 'x' ? y * width + ((x + shift) % width) : ((y + shift) % height) * width + x;
-        values[y * width + x]! += (share / every) * p.values[from]!;
-      }
-  }
-  return { ...p, values };
-}
-
 const measures = (v: ImageVolume) => measureQuality(v).measures;
 
 describe('ghosts beside the head along the phase axis (ghost_band)', () => {
@@ -52,19 +33,19 @@ describe('ghosts beside the head along the phase axis (ghost_band)', () => {
       ['x', 6],
       ['y', 3],
     ] as const) {
-      const band = measures(phantomVolume(ghosted(head(), axis, every, 0.5), 'MR')).ghost_band!;
+      const band = measures(phantomVolume(addPhaseGhosts(head(), axis, every, 0.5), 'MR')).ghost_band!;
       expect(band, `${axis} every ${every}`).toBeGreaterThan(review);
     }
   });
 
   it('is signed when the file names the phase axis: ghosts along the other one read below zero', () => {
-    const alongY = ghosted(head(), 'y', 4, 0.5);
+    const alongY = addPhaseGhosts(head(), 'y', 4, 0.5);
     expect(measures({ ...phantomVolume(alongY, 'MR'), phaseEncoding: 'COL' }).ghost_band!).toBeGreaterThan(review);
     expect(measures({ ...phantomVolume(alongY, 'MR'), phaseEncoding: 'ROW' }).ghost_band!).toBeLessThan(-review);
   });
 
   it('fails the image with its own issue, which MRIQC’s half-field ghost-to-signal ratio does not see', () => {
-    const metrics = measureQuality(phantomVolume(ghosted(head(), 'x', 5, 0.8), 'MR'));
+    const metrics = measureQuality(phantomVolume(addPhaseGhosts(head(), 'x', 5, 0.8), 'MR'));
     expect(metrics.measures.ghosting!).toBeLessThan(QC_MODEL.families.MR.limits['mr-ghosting']!.review);
     const { verdict, issues } = assessQuality(metrics);
     expect(verdict).not.toBe('pass');
