@@ -6,9 +6,9 @@ const MIN_BAND = 64;
 const MIN_BAND_SHARE = 0.005;
 
 /**
- * Ghosts along the phase-encoding axis, wherever along it they fall: an N/k ghost, the replicas and smear of
- * motion during the scan, a spike's stripes all move the head along the phase axis only, so they land in
- * the air beside the head in the rows it occupies (phase along x) and never in the air above and below it.
+ * Ghosts along the phase-encoding axis, wherever along it they fall: an N/k ghost, and the replicas and smear
+ * of motion during the scan, move the head along the phase axis only, so they land in the air beside the head
+ * in the rows it occupies (phase along x) and never in the air above and below it.
  * As the ACR phantom test's ghosting ratio compares the air beside the phantom along the two axes, this is
  * the mean of the air in the head's band along the phase axis (rows holding head, outside the head's
  * columns) less the mean of the air in its band along the other axis (columns holding head, outside its

@@ -35,12 +35,6 @@ export interface MrGiven {
   objectBits?: MaskBits;
 }
 
-/**
- * MR magnitude images, after MRIQC: SNR with the Rician (Rayleigh background) correction, CNR and CJV
- * between the two tissue classes Otsu finds in the head, EFC and FBER (given), INU as the spread of the
- * head's low-passed local tissue level, ghosting (half-FOV), background structure (motion ghosts), wrap-around
- * (object at the edge of the field of view), clipping and blur.
- */
 /** The standard deviation of a Rayleigh law over its sigma: sqrt(2 - π/2). */
 const RAYLEIGH_SD = Math.sqrt(2 - Math.PI / 2);
 /**
@@ -50,6 +44,13 @@ const RAYLEIGH_SD = Math.sqrt(2 - Math.PI / 2);
  */
 const STRUCTURED_AIR = 4;
 
+/**
+ * MR magnitude images, after MRIQC: SNR with the Rician (Rayleigh background) correction, CNR and CJV
+ * between the two tissue classes Otsu finds in the head, EFC and FBER (given), INU as the spread of the
+ * head's low-passed local tissue level, ghosting (half-FOV), background structure (motion ghosts), ghosts at
+ * any shift along the phase axis (ghost band), wrap-around (object at the edge of the field of view), clipping
+ * and blur.
+ */
 export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   const { values, width, height, object, grown } = c;
   const n = values.length;
