@@ -120,15 +120,18 @@ export function mrMeasures(c: MeasureContext, given: MrGiven): Measures {
   // many times its voxel-to-voxel variation is not noise but tissue (a crop with no air in it, whose dark
   // tissue lies outside the object): either way the object's own high-pass noise estimate (both tissue
   // classes together) stands in, without the Rayleigh correction.
+  // The object's estimate is asked for up front only for air of exact zeros: tissue taken for air shows in the
+  // air's own estimate, and is rare enough to be worth a second pass rather than a selection in every check.
   const rule: ClassRule = { object, grown, cut, air };
-  const [hiNoise, loNoise, airNoise, objectNoise] =
+  const noiseByClass = (union: number) =>
     (width >= 3 && height >= 3 && knownSmallWholeNumbers(values)
-      ? countedNoiseByClass(values, width, height, rule, 2)
+      ? countedNoiseByClass(values, width, height, rule, union)
       : undefined) ??
-    robustNoiseByClass(values, width, height, tissueClasses(values, rule), [hiN, loN, air ? bgN : 0], 2);
+    robustNoiseByClass(values, width, height, tissueClasses(values, rule), [hiN, loN, air ? bgN : 0], union);
+  const [hiNoise, loNoise, airNoise, zeroAirNoise] = noiseByClass(noise.sigma > 0 ? 0 : 2);
   const airSpread = noise.model === 'rayleigh' ? RAYLEIGH_SD * noise.sigma : noise.sigma;
   const noiseLike = !(airNoise! > 0) || airSpread <= STRUCTURED_AIR * airNoise!;
-  const sigma = noise.sigma > 0 && noiseLike ? noise.sigma : objectNoise!;
+  const sigma = noise.sigma > 0 && noiseLike ? noise.sigma : (zeroAirNoise ?? noiseByClass(2)[3]!);
   // The air's magnitude noise (Rayleigh) varies 0.655 times as much as the tissue's Gaussian noise by the same
   // estimate, so an image as acquired gives about 1.5 or more. Air whose noise is symmetric about zero (real-
   // valued data, or Gaussian noise added to a phantom) varies as much as the tissue's: its ratio is put on the
