@@ -461,14 +461,17 @@ function measureGrid(whole: ImageVolume, volume: ImageVolume, extent: [number, n
  * PET (PT) is always a reconstruction.
  */
 function isPlanarNm(volume: ImageVolume): boolean {
-  const type = volume.imageType?.toUpperCase().split('\\') ?? [];
-  return volume.modality?.toUpperCase() === 'NM' && !type.some((v) => v.includes('TOMO'));
+  return volume.modality?.toUpperCase() === 'NM' && !imageTypeValues(volume).some((v) => v.includes('TOMO'));
 }
 
 /** Whether DICOM's Image Type names the image a projection (an MIP or another derived projection). */
 function isProjection(volume: ImageVolume): boolean {
-  const type = volume.imageType?.toUpperCase().split('\\') ?? [];
-  return type.some((v) => v === 'PROJECTION IMAGE' || v.includes('MIP'));
+  return imageTypeValues(volume).some((v) => v === 'PROJECTION IMAGE' || v.includes('MIP'));
+}
+
+/** The values of DICOM's Image Type (0008,0008), upper case; none when the file gives none. */
+function imageTypeValues(volume: ImageVolume): string[] {
+  return volume.imageType?.toUpperCase().split('\\') ?? [];
 }
 
 /** The measurements of the image's family; a grey image labelled as a slide is judged as a projection image. */
