@@ -156,22 +156,20 @@ def degrade(img, family, kind, strength, rng, phase=0):
         for radius in rng.uniform(0.08, 0.4, 4) * out.shape[2]:
             art += np.exp(-((r - radius) ** 2) / 2.0) * rng.choice([-1, 1])
         return out + (150 if strong else 30) * art[None]
-    if kind == "ghosting" and family == "MR":
+    if kind == "ghosting":
         # Every n-th line of k-space along the phase axis weakened (an unstable gradient or receiver): ghosts
         # of the head at multiples of N/n along that axis, each of the weakening over n of its signal.
         every = int(rng.integers(3, 7))
         weakening = 0.8 if strong else 0.3
 
         def uneven(k, s):
-            centre = k[lines(phase, [s.shape[phase] // 2])].copy()
+            centre = lines(phase, [s.shape[phase] // 2])
+            kept = k[centre].copy()
             k[lines(phase, slice(0, None, every))] *= 1 - weakening
-            k[lines(phase, [s.shape[phase] // 2])] = centre
+            k[centre] = kept
             return k
 
         return in_k_space(out, uneven)
-    if kind == "ghosting":
-        shift = out.shape[1] // 2
-        return out + (0.35 if strong else 0.08) * np.roll(out, shift, axis=1)
     if kind == "wrap-around":
         # A field of view narrower than the body along the phase-encoding axis (rows here): what lies
         # outside folds back onto the opposite side. The narrower field is centred on the body.
@@ -320,10 +318,13 @@ def phase_axis(path):
     return 1 if named == "ROW" else 0
 
 
-def as_nifti(values, out):
-    """A CT as dcm2niix hands it over: its Hounsfield units as 16-bit integers in a NIfTI, with no modality."""
+def append_as_nifti(manifest, out_dir, values, case):
+    """The CT case `case` (its manifest entry) again, listed after it, as dcm2niix hands a CT over: its
+    Hounsfield units as 16-bit integers in a NIfTI, with no modality."""
+    name = f"{len(manifest):03d}{case['file'][3:-len('.dcm')]}.nii"
     hu = np.clip(np.round(values), -32768, 32767).astype(np.int16)
-    nib.save(nib.Nifti1Image(np.transpose(hu, (2, 1, 0)), np.eye(4)), out)
+    nib.save(nib.Nifti1Image(np.transpose(hu, (2, 1, 0)), np.eye(4)), os.path.join(out_dir, name))
+    manifest.append({**case, "file": name, "source": f"{case['source']} as NIfTI"})
 
 
 def main():
@@ -347,31 +348,22 @@ def main():
                 {"file": name, "family": family, "kind": "clean", "strength": None, "source": f"{source} {variant}"}
             )
             if family == "CT" and ext == ".dcm":
-                nii = f"{len(manifest):03d}-{family}-clean-{variant}.nii"
-                as_nifti(values, os.path.join(out_dir, nii))
-                manifest.append(
-                    {"file": nii, "family": family, "kind": "clean", "strength": None,
-                     "source": f"{source} {variant} as NIfTI"}
-                )
+                append_as_nifti(manifest, out_dir, values, manifest[-1])
+        phase = phase_axis(path)
         for kind in KINDS[family]:
             for strength in ("mild", "strong"):
                 name = f"{len(manifest):03d}-{family}-{kind}-{strength}{ext}"
                 degraded = (
                     degrade_slide(vol[0], kind, strength, rng)[None]
                     if family == "SM"
-                    else degrade(vol, family, kind, strength, rng, phase_axis(path))
+                    else degrade(vol, family, kind, strength, rng, phase)
                 )
                 write(degraded, os.path.join(out_dir, name))
                 manifest.append(
                     {"file": name, "family": family, "kind": kind, "strength": strength, "source": source}
                 )
                 if family == "CT" and ext == ".dcm":
-                    nii = f"{len(manifest):03d}-{family}-{kind}-{strength}.nii"
-                    as_nifti(degraded, os.path.join(out_dir, nii))
-                    manifest.append(
-                        {"file": nii, "family": family, "kind": kind, "strength": strength,
-                         "source": f"{source} as NIfTI"}
-                    )
+                    append_as_nifti(manifest, out_dir, degraded, manifest[-1])
     with open(os.path.join(out_dir, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     images = {m["source"].split(" ")[0] for m in manifest}
