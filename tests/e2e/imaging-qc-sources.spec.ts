@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { decodeImage } from '../../server/imaging/decode-image.ts';
-import { writeNifti } from '../fixtures/nifti-writer.ts';
+import { int16NiftiOf } from '../fixtures/nifti-writer.ts';
 import { addPhaseGhosts, addRicianNoise, cleanPhantom } from '../fixtures/phantoms.ts';
 import { signedInAccount, useSession } from './dashboard-session.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
@@ -17,16 +17,11 @@ test('a CT converted to NIfTI is checked as CT, and ghosts of a head along one a
   await page.goto('/dashboard/images');
   // pydicom's CT_small as dcm2niix converts it: Hounsfield units in a NIfTI, which names no modality.
   const ct = await decodeImage(new Uint8Array(readFileSync(CT_SMALL)), '.dcm');
-  const hu = Int16Array.from(ct.data, Math.round);
-  const ctNifti = writeNifti({ dims: [ct.width, ct.height, 1], values: hu, type: 'int16', gzip: true });
+  const ctNifti = int16NiftiOf(ct, { gzip: true });
   // A head whose k-space lost a share of every fifth line along x: faint copies of it beside it, left and right.
   const head = addRicianNoise(cleanPhantom({ size: 192, foreground: 800, inner: 500, background: 0 }), 20, 4);
   const ghosts = addPhaseGhosts(head, 'x', 5, 0.8);
-  const ghostNifti = writeNifti({
-    dims: [192, 192, 1],
-    values: Int16Array.from(ghosts.values, Math.round),
-    type: 'int16',
-  });
+  const ghostNifti = int16NiftiOf({ width: 192, height: 192, depth: 1, data: ghosts.values });
   await page.getByLabel('Choose images to upload').setInputFiles([
     { name: 'chest-ct.nii.gz', mimeType: 'application/gzip', buffer: Buffer.from(ctNifti) },
     { name: 'ghosts.nii', mimeType: 'application/octet-stream', buffer: Buffer.from(ghostNifti) },

@@ -4,7 +4,7 @@ import { decodeImage } from '../../server/imaging/decode-image.ts';
 import { FOREIGN_URL } from '../../server/modules/qc/image-url.ts';
 import { BUILTIN_MODEL } from '../../server/modules/qc/qc-summary.ts';
 import { CHECKS_BUSY, CHECKS_PER_USER } from '../../server/modules/qc/qc.routes.ts';
-import { writeNifti } from '../fixtures/nifti-writer.ts';
+import { int16NiftiOf, writeNifti } from '../fixtures/nifti-writer.ts';
 import { phantomDicom, phantomNifti } from '../fixtures/upload-images.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
@@ -309,8 +309,7 @@ describe('the check on other kinds of image', () => {
     'judges a CT converted to NIfTI (Hounsfield units, no modality) as CT, and passes it',
     async () => {
       const ct = await decodeImage(new Uint8Array(readFileSync(CT_SMALL)), '.dcm');
-      const values = Int16Array.from(ct.data, Math.round);
-      const nifti = writeNifti({ dims: [ct.width, ct.height, 1], values, type: 'int16', gzip: true });
+      const nifti = int16NiftiOf(ct, { gzip: true });
       const item = (await uploadFile(t, user, 'ct.nii.gz', Buffer.from(nifti))).json();
       const body = (await check(item.url)).json();
       expect(body.choices[0].message.content).toMatch(/^QC verdict: Pass \(CT, 128×128×1\)\./);

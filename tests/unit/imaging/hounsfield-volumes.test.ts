@@ -6,16 +6,15 @@ import { modalityFamily, readsAsHounsfield } from '../../../server/imaging/metri
 import { measureQuality } from '../../../server/imaging/metrics/quality-metrics.ts';
 import { assessQuality } from '../../../server/imaging/verdict.ts';
 import type { ImageVolume } from '../../../server/imaging/volume.ts';
-import { writeNifti } from '../../fixtures/nifti-writer.ts';
+import { int16NiftiOf } from '../../fixtures/nifti-writer.ts';
 import { gaussian, seededRandom } from '../../fixtures/phantoms.ts';
 
 const CT_SMALL = '/usr/lib/python3/dist-packages/pydicom/data/test_files/CT_small.dcm';
 const MR_SMALL = '/usr/lib/python3/dist-packages/pydicom/data/test_files/MR_small.dcm';
 
 /** A decoded slice saved as a NIfTI of 16-bit integers, as dcm2niix converts it (no modality in the file), and read back. */
-async function asNifti(v: ImageVolume, change: (x: number) => number = (x) => x): Promise<ImageVolume> {
-  const values = Int16Array.from(v.data, (x) => Math.round(change(x)));
-  return decodeImage(writeNifti({ dims: [v.width, v.height, v.depth], values, type: 'int16' }), '.nii');
+async function asNifti(v: ImageVolume, change?: (x: number) => number): Promise<ImageVolume> {
+  return decodeImage(int16NiftiOf(v, { change }), '.nii');
 }
 
 const readsAsHu = (values: Float32Array) => readsAsHounsfield(histogram(values));
