@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditActors, auditFilters, auditPage, auditQuery, MAX_AUDIT_EXPORT } from '../../../contract/audit.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { workspaceParams } from '../../../contract/workspaces.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { auditCsv, auditCsvFileName } from './audit-csv.ts';
 import { keepAuditEventsOneYear } from './audit-retention.ts';
 import { createAuditRepository } from './audit.repository.ts';

@@ -4,7 +4,7 @@ import { accountMessages, loginMfaRequest, mfaChallengeResponse } from '../../..
 import { authMessages, loginRequest, loginResponse, messageResponse, normalizeEmail } from '../../../contract/auth.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { forbidden, unauthorized } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentUser } from './auth.guard.ts';
 import { createMfaRepository } from '../mfa/mfa.repository.ts';
 import { checkSecondFactor } from '../mfa/second-factor.ts';
 import type { AuthContext } from './auth.context.ts';

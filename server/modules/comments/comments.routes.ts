@@ -14,8 +14,8 @@ import {
 import { errorResponses } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, forbidden, notFound } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import type { Membership } from '../workspaces/workspaces.repository.ts';
 import { roleAllows } from '../workspaces/workspace-roles.ts';

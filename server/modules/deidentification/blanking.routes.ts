@@ -9,7 +9,7 @@ import {
 import { errorResponses } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { conflict, unprocessable } from '../../http-errors.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { encodePng } from '../../imaging/png-encode.ts';
 import { displayRange } from '../../imaging/preview-render.ts';
 import { runImagingTask } from '../../workers/imaging-pool.ts';

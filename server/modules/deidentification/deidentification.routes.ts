@@ -4,7 +4,7 @@ import { deidentificationReport } from '../../../contract/deidentification.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { createDeidentificationRepository, toReportBody } from './deidentification.repository.ts';
 

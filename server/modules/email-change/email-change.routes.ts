@@ -9,7 +9,7 @@ import {
 import { isEmailAddress, messageResponse, normalizeEmail } from '../../../contract/auth.ts';
 import { errorResponses } from '../../../contract/errors.ts';
 import { badRequest, conflict, unauthorized } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
 import type { AuthContext } from '../auth/auth.context.ts';
 import { confirmEmailChangeMail, emailChangedNotice } from './email-change.mail.ts';
 import { createEmailChangeRepository } from './email-change.repository.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contract/errors.ts';
 import { activityResponse, metricsResponse } from '../../../contract/metrics.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createMetricsRepository } from './metrics.repository.ts';
 
 /** GET /dashboard/metrics and GET /dashboard/activity: the Overview of the workspace the request acts in. */

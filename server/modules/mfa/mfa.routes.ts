@@ -11,7 +11,7 @@ import {
 import { messageResponse } from '../../../contract/auth.ts';
 import { errorResponses } from '../../../contract/errors.ts';
 import { badRequest, conflict } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
 import type { AuthContext } from '../auth/auth.context.ts';
 import { createMfaRepository } from './mfa.repository.ts';
 import { hashRecoveryCode, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.ts';

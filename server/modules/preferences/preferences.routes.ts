@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { DATE_FORMAT_IDS, datePreferences, TIME_ZONES, type DatePreferencesBody } from '../../../contract/account.ts';
 import { errorResponses } from '../../../contract/errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
 import { userPreferences } from './preferences.table.ts';
 
 const DEFAULTS: DatePreferencesBody = { time_zone: 'UTC', date_format: 'iso' };

@@ -8,7 +8,7 @@ import { MODALITY_HEADER, storedFilenameParams } from '../../../contract/uploads
 import { badRequest } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf } from './image-metadata.ts';

@@ -9,7 +9,7 @@ import {
   type ProfileResponse,
 } from '../../../contract/profile.ts';
 import { notFound, unauthorized } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
 import { createUsersRepository, type ProfileChanges, type UserRow } from '../auth/users.repository.ts';
 
 // One's own profile in full, anyone else's as id and name: the serializer keeps only the matching fields.

@@ -10,8 +10,8 @@ import {
   qcBatchResultsQuery,
 } from '../../../contract/qc-batch.ts';
 import { badRequest, conflict, notFound } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { WORKSPACE_HEADER } from '../../../contract/workspaces.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';

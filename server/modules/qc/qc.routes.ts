@@ -10,8 +10,8 @@ import {
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, tooManyRequests } from '../../http-errors.ts';
 import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';

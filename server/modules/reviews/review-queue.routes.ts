@@ -9,7 +9,7 @@ import {
   reviewSettings,
   reviewSettingsUpdate,
 } from '../../../contract/reviews.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { roleAllows } from '../workspaces/workspace-roles.ts';
 import { agreementOf, matchesFilter, queueItems } from './review-queue.ts';

@@ -4,7 +4,7 @@ import { errorResponses } from '../../../contract/errors.ts';
 import { assigneesBody, imageReview, ratingBody } from '../../../contract/reviews.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { imageReviewFor } from './image-review.ts';

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { UnreadableDicomError } from '../../imaging/dicom/deidentify-off-thread.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { uidSaltOf } from '../deidentification/uid-salts.repository.ts';
 import { checkSignature, HEAD_BYTES, type FileType } from './file-types.ts';
 import { MAX_DECODE_BYTES } from '../previews/volume-loader.ts';

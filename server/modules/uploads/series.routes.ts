@@ -6,7 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../../contract/errors.ts';
 import { uploadList } from '../../../contract/uploads.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { uidSaltOf } from '../deidentification/uid-salts.repository.ts';
 import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
 import { imagingHttpError } from '../previews/imaging-errors.ts';

@@ -21,7 +21,7 @@ import {
 } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
 import { WORKSPACE_HEADER } from '../../../contract/workspaces.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { pixelsMayIdentify } from '../../imaging/dicom/deidentify-report.ts';
 import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';

@@ -16,8 +16,8 @@ import {
 } from '../../../contract/invites.ts';
 import { workspaceParams } from '../../../contract/workspaces.ts';
 import { badRequest, forbidden, notFound } from '../../http-errors.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
+import { currentMembership } from './workspace.guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { createUsersRepository } from '../auth/users.repository.ts';
 import { createInvitesRepository } from './invites.repository.ts';

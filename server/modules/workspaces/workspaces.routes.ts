@@ -11,8 +11,8 @@ import {
   workspaceList,
   workspaceParams,
 } from '../../../contract/workspaces.ts';
-import { currentUser } from '../../plugins/auth-guard.ts';
-import { currentMembership } from '../../plugins/workspace-guard.ts';
+import { currentUser } from '../auth/auth.guard.ts';
+import { currentMembership } from './workspace.guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { roleForbids } from './workspaces.errors.ts';
 

@@ -1,16 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { WORKSPACE_HEADER, type WorkspaceItem } from '../../contract/workspaces.ts';
-import { unauthorized } from '../http-errors.ts';
-import { createSessionMembershipReader } from '../modules/workspaces/session-membership.ts';
-import { roleAllows, type WorkspaceAction } from '../modules/workspaces/workspace-roles.ts';
-import { roleForbids, workspaceNotFound } from '../modules/workspaces/workspaces.errors.ts';
-import { bearerToken } from './auth-guard.ts';
-import {
-  createWorkspacesRepository,
-  type Membership,
-  type WorkspacesRepository,
-} from '../modules/workspaces/workspaces.repository.ts';
+import { WORKSPACE_HEADER, type WorkspaceItem } from '../../../contract/workspaces.ts';
+import { unauthorized } from '../../http-errors.ts';
+import { createSessionMembershipReader } from './session-membership.ts';
+import { roleAllows, type WorkspaceAction } from './workspace-roles.ts';
+import { roleForbids, workspaceNotFound } from './workspaces.errors.ts';
+import { bearerToken } from '../auth/auth.guard.ts';
+import { createWorkspacesRepository, type Membership, type WorkspacesRepository } from './workspaces.repository.ts';
 
 /** Where a route finds the workspace it acts in. */
 type WorkspaceSource = 'header' | 'path';

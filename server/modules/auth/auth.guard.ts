@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { unauthorized } from '../http-errors.ts';
+import { unauthorized } from '../../http-errors.ts';
 import {
   createSessionsRepository,
   type SessionsRepository,
   type SessionUser,
-} from '../modules/auth/sessions.repository.ts';
+} from './sessions.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
