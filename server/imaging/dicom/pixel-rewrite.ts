@@ -1,6 +1,6 @@
 import { UndecodableImageError } from '../volume.ts';
 import { parseDicom, stringValue, type DicomDataSet } from './dicom-dataset.ts';
-import { fileMeta } from './deidentify.ts';
+import { fileMeta } from './dicom-writer.ts';
 import { blankRegions, type PixelRect } from './blank-regions.ts';
 import { isNativeSyntax, readSampleFrames, sampleLayoutOf, type SampleFrames } from './pixel-frames.ts';
 

@@ -1,4 +1,4 @@
-import { medianInPlace } from './integer-median.ts';
+import { integerMedian } from './integer-median.ts';
 import { dilate } from './mask.ts';
 import { scratchFloat32, scratchFloat64 } from './scratch.ts';
 import { BINOMIAL_ORDER, binomialSmooth, maskRuns, rowSpansAt, smoothedOnce, smoothInPlane } from './sharpness.ts';
@@ -263,6 +263,11 @@ export function quantileInPlace(a: Float32Array | Float64Array, p: number): numb
   const [low, high] = orderStatistics(a, lo, at !== lo);
   if (at === lo) return low;
   return low + (high - low) * (at - lo);
+}
+
+/** quantileInPlace(a, 50), to the bit: counted where integerMedian can, else selected (`a` may be reordered). */
+export function medianInPlace(a: Float64Array): number {
+  return integerMedian(a) ?? quantileInPlace(a, 50);
 }
 
 /** The `p`-th percentile (0–100) of plain numbers, from a copy; 0 for none. */

@@ -1,5 +1,3 @@
-import { quantileInPlace } from './image-stats.ts';
-
 /** Fewest values for which counting beats selecting. */
 const COUNTED_FROM = 1024;
 
@@ -56,9 +54,4 @@ export function integerMedian(values: Float32Array | Float64Array): number | und
     high = min + b;
   }
   return low + (high - low) * (at - lo);
-}
-
-/** quantileInPlace(a, 50), to the bit: counted where integerMedian can, else selected (`a` may be reordered). */
-export function medianInPlace(a: Float64Array): number {
-  return integerMedian(a) ?? quantileInPlace(a, 50);
 }

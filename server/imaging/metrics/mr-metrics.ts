@@ -9,8 +9,8 @@ import {
   momentsOfSums,
   otsuThreshold,
 } from './histogram.ts';
-import { edgeWidth, immerkaer, pileUpShare } from './image-stats.ts';
-import { type IntegerCounts, medianInPlace } from './integer-median.ts';
+import { edgeWidth, immerkaer, medianInPlace, pileUpShare } from './image-stats.ts';
+import type { IntegerCounts } from './integer-median.ts';
 import { backgroundNoise } from './noise.ts';
 import { biasFieldSpread } from './bias-field.ts';
 import { scratchFloat64, scratchInt32, scratchUint8 } from './scratch.ts';

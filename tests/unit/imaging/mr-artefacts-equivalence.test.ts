@@ -4,7 +4,7 @@ import { GENERATORS, HELD_OUT_SETTINGS, TRAIN_SETTINGS } from '../../../bench/qc
 import { rng } from '../../../bench/qc-corpus/image-ops.ts';
 import { morphBits, packMask, unpackMask } from '../../../server/imaging/metrics/mask-bits.ts';
 import { quantileInPlace } from '../../../server/imaging/metrics/image-stats.ts';
-import { medianInPlace } from '../../../server/imaging/metrics/integer-median.ts';
+import { medianInPlace } from '../../../server/imaging/metrics/image-stats.ts';
 import { dilate } from '../../../server/imaging/metrics/mask.ts';
 import { backgroundStructure, ghosting, headMasks, wrapAround } from '../../../server/imaging/metrics/mr-artefacts.ts';
 import { caseOf, debianCases, type KernelCase, NIBABEL, PYDICOM, same } from './kernel-cases.ts';
