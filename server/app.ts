@@ -13,7 +13,8 @@ import workspaceGuard from './modules/workspaces/workspace.guard.ts';
 import errorHandling from './plugins/error-handling.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
-import securityHeaders from './plugins/security-headers.ts';
+import securityHeaders from './plugins/helmet.ts';
+import apiCacheControl from './plugins/api-cache-control.ts';
 import staticSite from './plugins/static-site.ts';
 import textGuard from './plugins/text-guard.ts';
 import type { Services } from './services.ts';
@@ -67,6 +68,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   await app.register(errorHandling);
   await app.register(securityHeaders);
+  await app.register(apiCacheControl);
   await app.register(textGuard);
   await app.register(rateLimit);
   await app.register(openapi);

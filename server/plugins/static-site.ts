@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { isApiPath } from './api-path.ts';
 
 const compressedSuffixes = ['.br', '.gz'];
 
@@ -54,7 +55,7 @@ export default fp(async function staticSite(app: FastifyInstance) {
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (url.startsWith('/api/') || url === '/api' || !available || !['GET', 'HEAD'].includes(request.method)) {
+    if (isApiPath(url) || !available || !['GET', 'HEAD'].includes(request.method)) {
       return reply.code(404).send({ detail: 'Not found' });
     }
     let pathname: string;
