@@ -1,4 +1,4 @@
-import { decodeOffThread } from '../../imaging/decode-off-thread.ts';
+import { decodeOffThread } from '../../workers/decode-off-thread.ts';
 import { parseDicom } from '../../imaging/dicom/dicom-dataset.ts';
 import { describeDicomObject, type DicomObjectDescription } from '../../imaging/dicom/dicom-object.ts';
 import type { DecodeLimits, ImageVolume } from '../../imaging/volume.ts';

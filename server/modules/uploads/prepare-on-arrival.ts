@@ -1,7 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
-import { UnreadableDicomError } from '../../imaging/dicom/deidentify-off-thread.ts';
+import { UnreadableDicomError } from '../../workers/deidentify-off-thread.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
 import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';

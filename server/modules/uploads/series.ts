@@ -1,7 +1,7 @@
 import { zipSync } from 'fflate';
 import { unzipBounded } from '../../imaging/bounded-inflate.ts';
 import { remapUid } from '../../imaging/dicom/deidentify.ts';
-import { deidentifyOffThread } from '../../imaging/dicom/deidentify-off-thread.ts';
+import { deidentifyOffThread } from '../../workers/deidentify-off-thread.ts';
 import { pixelsMayIdentify, type DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
 import { numberValue, parseDicom, stringValue } from '../../imaging/dicom/dicom-dataset.ts';
 

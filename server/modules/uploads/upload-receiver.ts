@@ -3,7 +3,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import type { MultipartFile } from '@fastify/multipart';
-import { deidentifyOffThread } from '../../imaging/dicom/deidentify-off-thread.ts';
+import { deidentifyOffThread } from '../../workers/deidentify-off-thread.ts';
 import type { DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
 import { badRequest, HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { SubmitEvent } from 'react';
-import { $contactStatus, contactMessages, sendContactMessage } from './contact-store.ts';
+import { $contactStatus, contactMessages, sendContactMessage } from '../../stores/contact.ts';
 
 const text = (form: FormData, name: string) => String(form.get(name) ?? '');
 

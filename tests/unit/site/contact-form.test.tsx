@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import ContactForm from '../../../src/islands/contact/ContactForm.tsx';
-import { $contactStatus } from '../../../src/islands/contact/contact-store.ts';
+import { $contactStatus } from '../../../src/stores/contact.ts';
 
 describe('ContactForm', () => {
   afterEach(() => {

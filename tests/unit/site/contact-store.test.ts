@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../server/helpers/test-app.ts';
 
-type Store = typeof import('../../../src/islands/contact/contact-store.ts');
+type Store = typeof import('../../../src/stores/contact.ts');
 
 // The store talks to the real API listening on loopback, reached through PUBLIC_API_BASE as a
 // deployment with the API on another host would be.
@@ -12,7 +12,7 @@ describe('the contact form store', () => {
     t = await createTestApp();
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     vi.stubEnv('PUBLIC_API_BASE', `${address}/api/v1`);
-    store = await import('../../../src/islands/contact/contact-store.ts');
+    store = await import('../../../src/stores/contact.ts');
   }, 60_000);
   afterAll(async () => {
     vi.unstubAllEnvs();

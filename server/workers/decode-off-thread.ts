@@ -1,6 +1,6 @@
-import { runImagingTask } from '../workers/imaging-pool.ts';
-import { DecompressionLimitError } from './bounded-inflate.ts';
-import { UndecodableImageError, type DecodeLimits, type ImageVolume } from './volume.ts';
+import { runImagingTask } from './imaging-pool.ts';
+import { DecompressionLimitError } from '../imaging/bounded-inflate.ts';
+import { UndecodableImageError, type DecodeLimits, type ImageVolume } from '../imaging/volume.ts';
 
 /** What a decoder threw on its thread, for damage it tripped over rather than a reason it gave. */
 export class DamagedImageError extends Error {

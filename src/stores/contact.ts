@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
-import type { ContactMessageRequest } from '../../../contract/contact.ts';
-import { api } from '../../lib/api.ts';
+import type { ContactMessageRequest } from '../../contract/contact.ts';
+import { api } from '../lib/api.ts';
 
 /** Where the contact form stands: idle, sending, sent or failed (SPEC §4). */
 export type ContactStatus = 'idle' | 'sending' | 'sent' | 'failed';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deidentifyDicom } from '../../../server/imaging/dicom/deidentify.ts';
-import { deidentifyOffThread, UnreadableDicomError } from '../../../server/imaging/dicom/deidentify-off-thread.ts';
+import { deidentifyOffThread, UnreadableDicomError } from '../../../server/workers/deidentify-off-thread.ts';
 import { makeDicomImage } from '../../fixtures/dicom-fixtures.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

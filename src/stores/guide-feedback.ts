@@ -1,4 +1,4 @@
-import { apiBase } from '../../lib/api-base.ts';
+import { apiBase } from '../lib/api-base.ts';
 
 /** What the status line says after an answer. */
 export const feedbackMessages = {

@@ -1,5 +1,5 @@
-import { runImagingTask } from '../../workers/imaging-pool.ts';
-import type { DeidentificationReport } from './deidentify-report.ts';
+import { runImagingTask } from './imaging-pool.ts';
+import type { DeidentificationReport } from '../imaging/dicom/deidentify-report.ts';
 
 /** A de-identified file, the SHA-256 of its bytes and what de-identifying it did. */
 export interface CleanDicom {
