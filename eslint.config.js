@@ -25,6 +25,8 @@ const privateTables = [
     message: "Another module's table: call that module's repository instead.",
   },
 ];
+/** The library is the read model: its one statement lists uploads with their latest QC verdicts. */
+const READ_MODELS = ['server/modules/library/library.repository.ts'];
 /**
  * Files that still read another module's table, each for a join its repository does not offer yet: the
  * previews module reads uploads (its rows are being moved behind the uploads repository by the ingest work),
@@ -115,7 +117,7 @@ export default tseslint.config(
   },
   {
     // FK references are schema, not data access: a table may name another module's table.
-    files: ['server/**/*.table.ts', 'server/db/schema.ts', ...TABLE_EXCEPTIONS],
+    files: ['server/**/*.table.ts', 'server/db/schema.ts', ...READ_MODELS, ...TABLE_EXCEPTIONS],
     rules: { 'no-restricted-imports': ['error', { patterns: [noSrc] }] },
   },
   ...[1, 2, 3, 4].map((depth) => ({

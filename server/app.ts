@@ -13,6 +13,7 @@ import workspaceGuard from './modules/workspaces/workspace.guard.ts';
 import errorHandling from './plugins/error-handling.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
+import repositories from './plugins/repositories.ts';
 import securityHeaders from './plugins/helmet.ts';
 import apiCacheControl from './plugins/api-cache-control.ts';
 import staticSite from './plugins/static-site.ts';
@@ -66,6 +67,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       }),
   );
 
+  await app.register(repositories);
   await app.register(errorHandling);
   await app.register(securityHeaders);
   await app.register(apiCacheControl);

@@ -3,6 +3,7 @@ import healthRoutes from './modules/health/health.routes.ts';
 import contactRoutes from './modules/contact/contact.routes.ts';
 import analyticsRoutes from './modules/analytics/analytics.routes.ts';
 import uploadsRoutes from './modules/uploads/uploads.routes.ts';
+import libraryRoutes from './modules/library/library.routes.ts';
 import seriesRoutes from './modules/uploads/series.routes.ts';
 import previewsRoutes from './modules/previews/previews.routes.ts';
 import qcRoutes from './modules/qc/qc.routes.ts';
@@ -30,6 +31,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(qcRoutes);
   await app.register(qcBatchRoutes);
   await app.register(uploadsRoutes);
+  await app.register(libraryRoutes);
   await app.register(seriesRoutes);
   await app.register(metricsRoutes);
   await app.register(authRoutes);

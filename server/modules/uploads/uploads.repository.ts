@@ -1,11 +1,9 @@
 import { and, asc, desc, eq, gt, ilike, inArray, sql, type SQLWrapper } from 'drizzle-orm';
-import type { QcVerdict } from '../../../contract/qc.ts';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
 import { createAuditRepository, type AuditEvent } from '../audit/audit.repository.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { latestVerdictOf } from '../qc/qc.repository.ts';
 import { shareLinks, uploads } from './uploads.table.ts';
 
 /** A row of `uploads`. */
@@ -33,9 +31,6 @@ function containing(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** One row of the library list: what an item shows, its modality and latest QC verdict included. */
-export type LibraryRow = Parameters<typeof toUploadItem>[0] & { modality: string | null; verdict: QcVerdict | null };
-
 /** An upload row as the API lists it (SPEC §3). */
 export function toUploadItem(
   row: Pick<UploadRow, 'storedFilename' | 'originalName' | 'extension' | 'sizeBytes' | 'createdAt'> &
@@ -51,16 +46,6 @@ export function toUploadItem(
     ...(row.sliceCount ? { slice_count: row.sliceCount } : {}),
     // A DICOM file stored with what may identify its patient: kept as sent, or burned-in text left in its pixels.
     ...(row.format === 'dcm' && row.deidentified === false ? { identifiable: true as const } : {}),
-  };
-}
-
-/** A library row as GET /uploads lists it: the item, its thumbnail, modality and latest QC verdict. */
-export function toLibraryItem(row: LibraryRow): UploadItem {
-  return {
-    ...toUploadItem(row),
-    thumbnail_url: thumbnailUrl(row.storedFilename),
-    ...(row.modality ? { modality: row.modality } : {}),
-    ...(row.verdict ? { qc_verdict: row.verdict } : {}),
   };
 }
 
@@ -85,51 +70,6 @@ export function createUploadsRepository({ db }: { db: Database }) {
           ? sql`with upload as (${upload}), audit as (${audit}) ${also.getSQL()}`
           : sql`with upload as (${upload}) ${audit}`,
       );
-    },
-
-    /**
-     * The workspace's uploads, newest first: all of them, or `limit` after the one named `after` (none when
-     * that name is unknown), only those whose original name contains `search` when given. `next` names the
-     * last row when more may follow.
-     */
-    async listForWorkspace(
-      workspaceId: string,
-      page: { limit?: number; after?: string; search?: string } = {},
-    ): Promise<{ rows: LibraryRow[]; next?: string }> {
-      const conditions = [eq(uploads.workspaceId, workspaceId)];
-      if (page.search?.trim()) conditions.push(ilike(uploads.originalName, containing(page.search.trim())));
-      if (page.after !== undefined) {
-        // Keyset paging on the list's own order: a page never repeats or skips rows inserted meanwhile. The
-        // anchor is compared in SQL as a row value, so the index on (workspace, created_at, id) bounds the scan
-        // and the database's microseconds are kept (a JS Date would round them to milliseconds). An unknown
-        // anchor compares with NULL: no rows.
-        conditions.push(
-          sql`(${uploads.createdAt}, ${uploads.id}) < (select anchor.created_at, anchor.id from ${uploads} anchor
-            where anchor.workspace_id = ${workspaceId} and anchor.stored_filename = ${page.after})`,
-        );
-      }
-      const query = db
-        .select({
-          storedFilename: uploads.storedFilename,
-          originalName: uploads.originalName,
-          extension: uploads.extension,
-          sizeBytes: uploads.sizeBytes,
-          createdAt: uploads.createdAt,
-          sliceCount: uploads.sliceCount,
-          format: uploads.format,
-          deidentified: uploads.deidentified,
-          // Known once the file was read for its metadata, a preview or a thumbnail.
-          modality: sql<string | null>`${uploads.metadata}->>'modality'`,
-          // In the same statement: an index lookup per listed row instead of a second query naming every id.
-          verdict: latestVerdictOf(uploads.id),
-        })
-        .from(uploads)
-        .where(and(...conditions))
-        .orderBy(desc(uploads.createdAt), desc(uploads.id));
-      const rows =
-        page.limit === undefined && page.after === undefined ? await query : await query.limit(page.limit ?? 100);
-      const full = page.limit !== undefined && rows.length === page.limit;
-      return full ? { rows, next: rows.at(-1)!.storedFilename } : { rows };
     },
 
     /**

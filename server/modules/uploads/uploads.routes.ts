@@ -8,19 +8,14 @@ import { z } from 'zod';
 import { errorResponse, errorResponses } from '../../../contract/errors.ts';
 import {
   SHARE_LINK_TTL_MS,
-  UPLOAD_LIMIT_HEADER,
   shareLinkList,
   shareLinkParams,
   shareLinkResponse,
   shareTokenParams,
   storedFilenameParams,
   uploadItem,
-  uploadList,
-  uploadListQuery,
-  NEXT_CURSOR_HEADER,
 } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
-import { WORKSPACE_HEADER } from '../../../contract/workspaces.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
 import { pixelsMayIdentify } from '../../imaging/dicom/deidentify-report.ts';
@@ -29,8 +24,7 @@ import { isDeidentifiedOnArrival, keepsOriginal } from './prepare-on-arrival.ts'
 import { deletePreviews } from '../previews/preview-cleanup.ts';
 import { sendUpload } from './file-delivery.ts';
 import { receiveUpload } from './upload-receiver.ts';
-import { createQcRepository } from '../qc/qc.repository.ts';
-import { createUploadsRepository, toLibraryItem, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
+import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 413, 415, 422);
 
@@ -39,7 +33,6 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createUploadsRepository({ db: app.db });
   const audit = createAuditRepository({ db: app.db });
-  const qc = createQcRepository({ db: app.db });
   const limit = app.config.uploadMaxBytes;
   // The list is the one large JSON answer: compressed when the client accepts it, and answered 304 while
   // unchanged. The tag is weak because the same list goes out in several encodings.
@@ -93,53 +86,6 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
     );
     return reply.code(201).send(toUploadItem(row));
   });
-
-  app.get(
-    '/uploads',
-    {
-      ...reading,
-      compress: {},
-      schema: {
-        querystring: uploadListQuery,
-        response: { 200: uploadList, 400: errorResponse, 401: errorResponse, 404: errorResponse },
-      },
-    },
-    async (request, reply) => {
-      const { limit: pageSize, cursor, search } = request.query;
-      const page = await repo.listForWorkspace(currentMembership(request).workspaceId, {
-        limit: pageSize,
-        after: cursor,
-        search,
-      });
-      reply.header(UPLOAD_LIMIT_HEADER, limit);
-      // The same URL lists another library in another workspace: a browser's cache must keep them apart.
-      reply.header('vary', WORKSPACE_HEADER);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.rows.map(toLibraryItem);
-    },
-  );
-
-  // A mailed link opens one image's details though it may not be on the grid's first page: its list item alone.
-  app.get(
-    '/uploads/:stored_filename/item',
-    {
-      ...reading,
-      schema: {
-        params: storedFilenameParams,
-        response: { 200: uploadItem, 400: errorResponse, 401: errorResponse, 404: errorResponse },
-      },
-    },
-    async (request) => {
-      const upload = await repo.findInWorkspace(currentMembership(request).workspaceId, request.params.stored_filename);
-      const modality = upload.metadata?.['modality'];
-      const verdicts = await qc.latestVerdicts([upload.id]);
-      return toLibraryItem({
-        ...upload,
-        modality: typeof modality === 'string' ? modality : null,
-        verdict: verdicts.get(upload.id) ?? null,
-      });
-    },
-  );
 
   app.get(
     '/uploads/:stored_filename',
