@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { pageViewRequest } from '../../../contract/analytics.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { feedbackRequest, feedbackResponse } from '../../../contract/feedback.ts';
-import { createAnalyticsRepository } from './analytics.repository.ts';
 import { cleanPath, cleanReferrer } from './referrer.ts';
 
 // Limits keep a script from filling the tables; the IP is only a counter key in memory, never stored.
@@ -14,7 +13,7 @@ const feedbackLimit = { max: 30, timeWindow: '1 minute', keyGenerator: (r: { ip:
 
 /** POST /analytics/page-views and POST /feedback: anonymous, cookie-free measures of the site. */
 export default async function analyticsRoutes(app: FastifyInstance): Promise<void> {
-  const analytics = createAnalyticsRepository({ db: app.db });
+  const analytics = app.repos.analytics;
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.post(

@@ -6,14 +6,13 @@ import { workspaceParams } from '../../../contract/workspaces.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { auditCsv, auditCsvFileName } from './audit-csv.ts';
 import { keepAuditEventsOneYear } from './audit-retention.ts';
-import { createAuditRepository } from './audit.repository.ts';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
 
 /** A workspace's audit log for its admins: one page at a time, or as a CSV file. */
 export default async function auditRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const repo = createAuditRepository({ db: app.db });
+  const repo = app.repos.audit;
   keepAuditEventsOneYear(app);
   // The log is the admins' (WorkspaceAction 'manage'): other members get 403, strangers 404.
   const admins = { preHandler: app.inWorkspace('manage', 'path') };

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createAuditRepository } from './audit.repository.ts';
 
 /**
  * Records what a request did in the audit log of the workspace it acts in (from `app.inWorkspace`), as its
@@ -15,7 +14,7 @@ export async function recordAudit(
 ): Promise<void> {
   const membership = request.membership;
   if (!membership) throw new Error(`recordAudit(${action}) outside a workspace route`);
-  await createAuditRepository({ db: app.db }).record({
+  await app.repos.audit.record({
     userId: membership.userId,
     workspaceId: membership.workspaceId,
     action,

@@ -1,11 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../../http-errors.ts';
-import {
-  createSessionsRepository,
-  type SessionsRepository,
-  type SessionUser,
-} from './sessions.repository.ts';
+import { createSessionsRepository, type SessionsRepository, type SessionUser } from './sessions.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

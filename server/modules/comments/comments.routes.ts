@@ -16,11 +16,11 @@ import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, forbidden, notFound } from '../../http-errors.ts';
 import { currentUser } from '../auth/auth.guard.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
-import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
+import type { UploadRow } from '../uploads/uploads.repository.ts';
 import type { Membership } from '../workspaces/workspaces.repository.ts';
 import { roleAllows } from '../workspaces/workspace-roles.ts';
 import { imageLink, mentionMail, replyMail } from './comments.mail.ts';
-import { createCommentsRepository, type CommentViewer } from './comments.repository.ts';
+import type { CommentViewer } from './comments.repository.ts';
 import { mentionedIn } from './mentions.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 429);
@@ -36,8 +36,8 @@ function viewerOf(membership: Membership): CommentViewer {
 /** Shared comments on an image: every member reads them; admins, members and reviewers write. */
 export default async function commentsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const uploads = createUploadsRepository({ db: app.db });
-  const repo = createCommentsRepository({ db: app.db });
+  const uploads = app.repos.uploads;
+  const repo = app.repos.comments;
   // Mention mails go out after the answer, so an SMTP outage never loses a comment; close waits for them.
   const sending = new Set<Promise<void>>();
   app.addHook('onClose', async () => {

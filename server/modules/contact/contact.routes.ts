@@ -4,14 +4,13 @@ import { brand } from '../../../contract/brand.ts';
 import { contactMessageRequest, contactMessageResponse } from '../../../contract/contact.ts';
 import { errorResponse } from '../../../contract/errors.ts';
 import { contactNotification } from './contact-mail.ts';
-import { createContactRepository } from './contact.repository.ts';
 
 /** Messages one IP address may send per window; enough for a person, too few for a spammer. */
 export const CONTACT_LIMIT = { max: 5, timeWindow: '15 minutes' } as const;
 
 /** POST /contact-messages: stores the message, e-mails the team, rate limited per IP, honeypot drops bots. */
 export default async function contactRoutes(app: FastifyInstance): Promise<void> {
-  const messages = createContactRepository({ db: app.db });
+  const messages = app.repos.contact;
 
   app.withTypeProvider<ZodTypeProvider>().post(
     '/contact-messages',

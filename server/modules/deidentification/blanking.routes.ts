@@ -48,7 +48,7 @@ async function oneAtATime<T>(key: string, work: () => Promise<T>): Promise<T> {
  */
 export default async function blankingRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const uploads = createUploadsRepository({ db: app.db });
+  const uploads = app.repos.uploads;
   app.get(
     '/uploads/:stored_filename/deidentification/frame.png',
     {
@@ -105,7 +105,7 @@ export default async function blankingRoutes(fastify: FastifyInstance): Promise<
       const upload = await uploads.findInWorkspace(member.workspaceId, request.params.stored_filename);
       const { regions } = request.body;
       return oneAtATime(upload.id, async () => {
-        const reports = createDeidentificationRepository({ db: app.db });
+        const reports = app.repos.deidentification;
         const report = await reports.find(upload.id);
         if (upload.extension !== '.dcm' || !report) {
           throw conflict(
@@ -168,7 +168,7 @@ export default async function blankingRoutes(fastify: FastifyInstance): Promise<
       const member = currentMembership(request);
       const upload = await uploads.findInWorkspace(member.workspaceId, request.params.stored_filename);
       return oneAtATime(upload.id, async () => {
-        const reports = createDeidentificationRepository({ db: app.db });
+        const reports = app.repos.deidentification;
         const report = await reports.find(upload.id);
         if (upload.extension !== '.dcm' || !report) {
           throw conflict('Only a de-identified DICOM file can be confirmed free of burned-in text');

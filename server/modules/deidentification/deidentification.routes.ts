@@ -5,14 +5,13 @@ import { errorResponse } from '../../../contract/errors.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
-import { createUploadsRepository } from '../uploads/uploads.repository.ts';
-import { createDeidentificationRepository, toReportBody } from './deidentification.repository.ts';
+import { toReportBody } from './deidentification.repository.ts';
 
 /** GET /uploads/{stored_filename}/deidentification: what de-identifying an upload of the workspace did. */
 export default async function deidentificationRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const uploads = createUploadsRepository({ db: app.db });
-  const reports = createDeidentificationRepository({ db: app.db });
+  const uploads = app.repos.uploads;
+  const reports = app.repos.deidentification;
   app.get(
     '/uploads/:stored_filename/deidentification',
     {

@@ -3,12 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contract/errors.ts';
 import { activityResponse, metricsResponse } from '../../../contract/metrics.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
-import { createMetricsRepository } from './metrics.repository.ts';
 
 /** GET /dashboard/metrics and GET /dashboard/activity: the Overview of the workspace the request acts in. */
 export default async function metricsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const repo = createMetricsRepository({ db: app.db });
+  const repo = app.repos.metrics;
 
   app.get(
     '/dashboard/metrics',

@@ -13,7 +13,6 @@ import { errorResponses } from '../../../contract/errors.ts';
 import { badRequest, conflict } from '../../http-errors.ts';
 import { currentUser } from '../auth/auth.guard.ts';
 import type { AuthContext } from '../auth/auth.context.ts';
-import { createMfaRepository } from './mfa.repository.ts';
 import { hashRecoveryCode, newRecoveryCode, normalizeRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.ts';
 import { checkSecondFactor } from './second-factor.ts';
 import { newTotpSecret, totpStep, totpUri } from './totp.ts';
@@ -21,7 +20,7 @@ import { newTotpSecret, totpStep, totpUri } from './totp.ts';
 /** GET /account/mfa, POST /account/mfa/enrol, /account/mfa/confirm and /account/mfa/disable. */
 export function mfaRoutes(app: FastifyInstance, auth: AuthContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const mfa = createMfaRepository({ db: app.db, secretKey: app.config.mfaEncryptionKey });
+  const mfa = app.repos.mfa;
   const guarded = { preHandler: app.authenticate };
 
   routes.get(

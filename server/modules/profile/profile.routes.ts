@@ -10,7 +10,7 @@ import {
 } from '../../../contract/profile.ts';
 import { notFound, unauthorized } from '../../http-errors.ts';
 import { currentUser } from '../auth/auth.guard.ts';
-import { createUsersRepository, type ProfileChanges, type UserRow } from '../auth/users.repository.ts';
+import type { ProfileChanges, UserRow } from '../auth/users.repository.ts';
 
 // One's own profile in full, anyone else's as id and name: the serializer keeps only the matching fields.
 const someonesProfile = profileResponse.or(publicProfileResponse);
@@ -33,7 +33,7 @@ export function toProfile(user: UserRow): ProfileResponse {
 
 /** GET /profile/me, GET /profile/{userId} (others: id and name only), PATCH /profile/me. */
 export default async function profileRoutes(app: FastifyInstance): Promise<void> {
-  const users = createUsersRepository({ db: app.db });
+  const users = app.repos.users;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const guarded = { preHandler: app.authenticate };
 

@@ -5,7 +5,7 @@ import { runImagingTask } from '../../workers/imaging-pool.ts';
 import { MAX_DECODE_BYTES, readObject } from '../previews/volume-loader.ts';
 import { uploadStorageKey } from '../uploads/uploads.repository.ts';
 import { checkRow } from './builtin-check.ts';
-import { createQcBatchRepository, type PendingItem } from './qc-batch.repository.ts';
+import type { PendingItem } from './qc-batch.repository.ts';
 import { batchCohorts, createCohortSource } from './qc-cohort.ts';
 
 type BatchCohorts = ReturnType<typeof batchCohorts>;
@@ -32,7 +32,7 @@ const UNMEASURABLE = 'This image could not be measured.';
  * its images are marked one by one, and whichever replica next holds its lease carries on where it stopped.
  */
 export function createBatchRunner(app: FastifyInstance) {
-  const repo = createQcBatchRepository({ db: app.db });
+  const repo = app.repos.qcBatches;
   const cohortSource = createCohortSource({ db: app.db });
   const active = new Map<string, Promise<void>>();
   const cancelled = new Set<string>();

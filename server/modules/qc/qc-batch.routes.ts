@@ -14,9 +14,7 @@ import { currentUser } from '../auth/auth.guard.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { WORKSPACE_HEADER } from '../../../contract/workspaces.ts';
 import { recordAudit } from '../audit/record-audit.ts';
-import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { createBatchRunner } from './qc-batch-runner.ts';
-import { createQcBatchRepository } from './qc-batch.repository.ts';
 
 /** Batches one user may have queued or running at once. */
 export const BATCHES_PER_USER = 1;
@@ -36,8 +34,8 @@ const errors = errorResponses(400, 401, 403, 404, 409);
 /** Batch checks (many images as one job, with progress), their cancelling and their results. */
 export default async function qcBatchRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const uploadsRepo = createUploadsRepository({ db: app.db });
-  const repo = createQcBatchRepository({ db: app.db });
+  const uploadsRepo = app.repos.uploads;
+  const repo = app.repos.qcBatches;
   const runner = createBatchRunner(app);
   // A batch belongs to the workspace whose images it checks: its members see it, others get 404.
   const reading = { preHandler: app.inWorkspace('read') };

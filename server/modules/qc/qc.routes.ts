@@ -13,13 +13,11 @@ import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
 import { currentUser } from '../auth/auth.guard.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
-import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
 import { askUpstream } from './llm-proxy.ts';
 import { perUserConcurrency } from './per-user-concurrency.ts';
 import { contextAmong, createCohortSource } from './qc-cohort.ts';
-import { createQcRepository } from './qc.repository.ts';
 import { chatCompletion, confidenceInText, metricsLine } from './qc-summary.ts';
 
 /** The browser gives up after 10 s (SPEC §9); the upstream gets a little less so its failure can be told. */
@@ -48,8 +46,8 @@ function ownOrigins(app: FastifyInstance, request: FastifyRequest): string[] {
 /** The quality check (SPEC §7) and the history of checks of an image. */
 export default async function qcRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const uploadsRepo = createUploadsRepository({ db: app.db });
-  const repo = createQcRepository({ db: app.db });
+  const uploadsRepo = app.repos.uploads;
+  const repo = app.repos.qc;
   const cohorts = createCohortSource({ db: app.db });
   const volumes = app.volumes;
   // Running a check is for those who may change the library; reading results is every member's.

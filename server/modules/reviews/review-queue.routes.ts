@@ -13,16 +13,15 @@ import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { roleAllows } from '../workspaces/workspace-roles.ts';
 import { agreementOf, matchesFilter, queueItems } from './review-queue.ts';
-import { createReviewSettingsRepository, toReviewSettings } from './review-settings.repository.ts';
-import { createReviewsRepository } from './reviews.repository.ts';
+import { toReviewSettings } from './review-settings.repository.ts';
 
 const errors = errorResponses(400, 401, 403, 404);
 
 /** The review of a workspace as a whole: its settings, the queue, the cards' decisions and the agreement. */
 export default async function reviewQueueRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const reviews = createReviewsRepository({ db: app.db });
-  const settings = createReviewSettingsRepository({ db: app.db });
+  const reviews = app.repos.reviews;
+  const settings = app.repos.reviewSettings;
   const reading = { preHandler: app.inWorkspace('read') };
 
   /** The workspace's table and every image as the caller may see it (blind reads applied). */

@@ -6,12 +6,9 @@ import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
-import { createUploadsRepository } from '../uploads/uploads.repository.ts';
 import { imageReviewFor } from './image-review.ts';
-import { createReviewSettingsRepository } from './review-settings.repository.ts';
 import { reviewState } from './review-status.ts';
 import { alreadyDecided, notEscalated, notTier2, unknownTag } from './reviews.errors.ts';
-import { createReviewsRepository } from './reviews.repository.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
 
@@ -19,10 +16,10 @@ const errors = errorResponses(400, 401, 403, 404, 409);
 export default async function reviewsRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const deps = {
-    reviews: createReviewsRepository({ db: app.db }),
-    settings: createReviewSettingsRepository({ db: app.db }),
+    reviews: app.repos.reviews,
+    settings: app.repos.reviewSettings,
   };
-  const uploads = createUploadsRepository({ db: app.db });
+  const uploads = app.repos.uploads;
 
   /** The caller's membership and the image, which must be in the workspace the request acts in. */
   async function imageOf(request: FastifyRequest<{ Params: { stored_filename: string } }>) {

@@ -18,9 +18,6 @@ import { workspaceParams } from '../../../contract/workspaces.ts';
 import { badRequest, forbidden, notFound } from '../../http-errors.ts';
 import { currentUser } from '../auth/auth.guard.ts';
 import { currentMembership } from './workspace.guard.ts';
-import { createAuditRepository } from '../audit/audit.repository.ts';
-import { createUsersRepository } from '../auth/users.repository.ts';
-import { createInvitesRepository } from './invites.repository.ts';
 import { inviteMail } from './invites.mail.ts';
 import { personalWorkspace } from './workspaces.errors.ts';
 
@@ -29,9 +26,9 @@ const errors = errorResponses(400, 401, 403, 404, 409, 429);
 /** Invitations by e-mail: admins invite, withdraw and list; the invited address joins through the link. */
 export default async function invitesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const invites = createInvitesRepository({ db: app.db });
-  const users = createUsersRepository({ db: app.db });
-  const audit = createAuditRepository({ db: app.db });
+  const invites = app.repos.invites;
+  const users = app.repos.users;
+  const audit = app.repos.audit;
   // Mail goes out after the answer, so an SMTP outage never fails the invitation; close waits for it.
   const sending = new Set<Promise<void>>();
   app.addHook('onClose', async () => {

@@ -13,7 +13,6 @@ import {
 } from '../../../contract/workspaces.ts';
 import { currentUser } from '../auth/auth.guard.ts';
 import { currentMembership } from './workspace.guard.ts';
-import { createAuditRepository } from '../audit/audit.repository.ts';
 import { roleForbids } from './workspaces.errors.ts';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
@@ -22,7 +21,7 @@ const errors = errorResponses(400, 401, 403, 404, 409);
 export default async function workspacesRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = app.workspaces;
-  const audit = createAuditRepository({ db: app.db });
+  const audit = app.repos.audit;
 
   app.get(
     '/workspaces',
