@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { UndecodableImageError } from './volume.ts';
 
@@ -229,4 +230,71 @@ export function unzipBounded(
     inflated += bytes.length;
     return { name: entry.name, bytes };
   });
+}
+
+/** Bounds on a gzip stream inflated as it arrives. */
+export interface StreamInflateLimits {
+  /** Most bytes it may expand to, whatever it declares. */
+  absoluteBytes: number;
+  /** Past `graceBytes`, most bytes out per byte in so far. */
+  ratio: number;
+  graceBytes: number;
+  /** What the data declares it holds, read from its first `headBytes` bytes out; undefined when it says nothing. */
+  declaredOf?: (head: Uint8Array) => number | undefined;
+  headBytes?: number;
+}
+
+/**
+ * A gunzip stage with a running count of its input and output: it fails (with `refuse(message)`, a
+ * DecompressionLimitError by default) as soon as the output passes the absolute cap, what the data's header
+ * declares (with 64 KiB to spare), or `ratio` times the input past the grace, so a 10 MB gzip that would
+ * expand to 10 GB costs no more than the first of those bounds. `what` names the data ("This NIfTI file").
+ * Use the three streams in this order in a pipeline.
+ */
+export function boundedGunzip(
+  limits: StreamInflateLimits,
+  what: string,
+  refuse: (message: string) => Error = (message) => new DecompressionLimitError(message),
+): [Transform, Transform, Transform] {
+  let sent = 0;
+  let out = 0;
+  let limit = limits.absoluteBytes;
+  let head: Buffer[] | undefined = limits.declaredOf ? [] : undefined;
+  const headBytes = limits.headBytes ?? 544;
+  const countIn = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.length;
+      done(null, chunk);
+    },
+  });
+  const countOut = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      out += chunk.length;
+      if (head && limits.declaredOf) {
+        head.push(chunk);
+        const joined = Buffer.concat(head);
+        if (joined.length >= headBytes) {
+          const declared = limits.declaredOf(joined);
+          if (declared !== undefined && Number.isFinite(declared)) limit = Math.min(limit, declared + 64 * 1024);
+          head = undefined;
+        } else head = [joined];
+      }
+      if (out > limit)
+        return done(
+          refuse(
+            limit < limits.absoluteBytes
+              ? `${what} decompresses to more than ${sizeText(limit)}, more than it declares: refused as a possible decompression bomb.`
+              : `${what} decompresses to more than ${sizeText(limit)}, more than one image may hold here: refused as a possible decompression bomb.`,
+          ),
+        );
+      if (out > limits.graceBytes && out > limits.ratio * sent)
+        return done(
+          refuse(
+            `${what} expands more than ${limits.ratio}-fold (${sizeText(sent)} to ${sizeText(out)}): refused as a possible decompression bomb.`,
+          ),
+        );
+      done(null, chunk);
+    },
+  });
+  return [countIn, zlib.createGunzip(), countOut];
 }
