@@ -116,15 +116,18 @@ export async function decode({ bytes, hint, limits, timePoint }: DecodeTask): Pr
           : 'damaged';
     return { refused: { kind, message: kind === 'damaged' ? '' : (error as Error).message } };
   }
-  const { data } = volume;
-  // A view into a larger buffer is copied first: moving it would take the rest of that buffer along.
-  const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
-  const answer = { volume: { ...volume, data: own } };
-  return transferred(answer, [own.buffer as ArrayBuffer]);
+  // The voxels go on shared memory: the main thread keeps the volume and hands it to the render and check tasks
+  // of this pool, which then read the same bytes instead of a copy made on the event loop.
+  const shared = new Float32Array(new SharedArrayBuffer(volume.data.byteLength));
+  shared.set(volume.data);
+  return { volume: { ...volume, data: shared } };
 }
 
-/** The built-in quality check of one stored file (see modules/qc/check-task.ts). */
-export { check } from '../modules/qc/check-task.ts';
+/** The built-in quality check of one stored file, or of a decoded volume (see modules/qc/check-task.ts). */
+export { check, checkDecoded } from '../modules/qc/check-task.ts';
+
+/** Previews and thumbnails of decoded volumes (see render-tasks.ts). */
+export { renderSlice, thumbnail } from './render-tasks.ts';
 
 /** Opens a zip archive of an upload (see archive-task.ts). */
 export { expandArchive } from './archive-task.ts';
