@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import { UndecodableImageError } from './volume.ts';
 
@@ -10,6 +11,31 @@ export class DecompressionLimitError extends UndecodableImageError {
     super(message);
     this.name = 'DecompressionLimitError';
   }
+}
+
+/**
+ * Most bytes anything a client sent may expand to once decompressed, whatever it declares: the most the
+ * server decodes of one image (see DEFAULT_DECODE_LIMITS), so nothing larger could be shown or checked anyway.
+ */
+export const ABSOLUTE_EXPANDED_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * Stored bytes per byte sent, past STORED_GRACE_BYTES. Real CT and MR slices deflate two- to four-fold (noisy
+ * 12-bit samples in 16-bit words), six-fold with much air around the body; past ten-fold an upload is mostly
+ * padding or zeros, and storing it expanded would turn a few megabytes sent into a gigabyte on disk and in
+ * memory. Ten-fold keeps every real series and bounds what one request can cost.
+ */
+export const STORED_RATIO = 10;
+/** Below this many expanded bytes the ratio is not held against an upload: small files of blank masks compress further. */
+export const STORED_GRACE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The most bytes that `sentBytes` sent may expand to and be stored as: ten-fold past 64 MiB, never more
+ * than `cap` nor ABSOLUTE_EXPANDED_BYTES.
+ * @example storedBytesAllowed(12.5e6, 2 ** 31) // 125_000_000
+ */
+export function storedBytesAllowed(sentBytes: number, cap: number = ABSOLUTE_EXPANDED_BYTES): number {
+  return Math.min(cap, ABSOLUTE_EXPANDED_BYTES, Math.max(STORED_GRACE_BYTES, STORED_RATIO * sentBytes));
 }
 
 /** Which wrapper the deflate stream has: gzip (.gz), zlib, or none (zip entries, deflated DICOM). */
@@ -72,10 +98,12 @@ export function inflateHead(bytes: Uint8Array, wrapper: DeflateWrapper, size: nu
 
 /** Limits on what one archive may expand to. */
 export interface UnzipLimits {
-  /** Most bytes all entries together may hold once expanded. */
+  /** Most bytes all entries together may hold once expanded (counted as they are inflated, too). */
   totalBytes: number;
   /** Most entries. */
   entries: number;
+  /** The refusal when the entries expand past `totalBytes`, when the caller's reason for that bound says more. */
+  overTotal?: string;
 }
 
 /** Past this many expanded bytes an archive must not have grown more than MAX_RATIO-fold over its size. */
@@ -176,24 +204,97 @@ export function unzipBounded(
   const total = entries.reduce((sum, entry) => sum + entry.size, 0);
   if (total > limits.totalBytes)
     throw new DecompressionLimitError(
-      `This archive expands to ${sizeText(total)}, more than the ${sizeText(limits.totalBytes)} one upload may hold: refused as a possible zip bomb.`,
+      limits.overTotal ??
+        `This archive expands to ${sizeText(total)}, more than the ${sizeText(limits.totalBytes)} one upload may hold: refused as a possible zip bomb.`,
     );
   if (total > RATIO_GRACE_BYTES && total > MAX_RATIO * archive.length)
     throw new DecompressionLimitError(
       `This archive expands more than ${MAX_RATIO}-fold (${sizeText(archive.length)} to ${sizeText(total)}): refused as a possible zip bomb.`,
     );
+  // A running count of what has been inflated: each entry stops at its declared size, and the whole at the total.
+  let inflated = 0;
   return entries.map((entry) => {
     const data = entryData(archive, entry);
     if (entry.method === 0) {
       if (entry.compressedSize !== entry.size) throw damagedArchive();
+      inflated += data.length;
       return { name: entry.name, bytes: data };
     }
     if (entry.method !== 8)
       throw new UndecodableImageError(
         `The archive entry ${entry.name} uses compression method ${entry.method}; only deflate is supported.`,
       );
-    const bytes = inflateAtMost(data, 'raw', entry.size, `The archive entry ${entry.name}`);
+    const room = Math.min(entry.size, limits.totalBytes - inflated);
+    const bytes = inflateAtMost(data, 'raw', room, `The archive entry ${entry.name}`);
     if (bytes.length !== entry.size) throw damagedArchive();
+    inflated += bytes.length;
     return { name: entry.name, bytes };
   });
+}
+
+/** Bounds on a gzip stream inflated as it arrives. */
+export interface StreamInflateLimits {
+  /** Most bytes it may expand to, whatever it declares. */
+  absoluteBytes: number;
+  /** Past `graceBytes`, most bytes out per byte in so far. */
+  ratio: number;
+  graceBytes: number;
+  /** What the data declares it holds, read from its first `headBytes` bytes out; undefined when it says nothing. */
+  declaredOf?: (head: Uint8Array) => number | undefined;
+  headBytes?: number;
+}
+
+/**
+ * A gunzip stage with a running count of its input and output: it fails (with `refuse(message)`, a
+ * DecompressionLimitError by default) as soon as the output passes the absolute cap, what the data's header
+ * declares (with 64 KiB to spare), or `ratio` times the input past the grace, so a 10 MB gzip that would
+ * expand to 10 GB costs no more than the first of those bounds. `what` names the data ("This NIfTI file").
+ * Use the three streams in this order in a pipeline.
+ */
+export function boundedGunzip(
+  limits: StreamInflateLimits,
+  what: string,
+  refuse: (message: string) => Error = (message) => new DecompressionLimitError(message),
+): [Transform, Transform, Transform] {
+  let sent = 0;
+  let out = 0;
+  let limit = limits.absoluteBytes;
+  let head: Buffer[] | undefined = limits.declaredOf ? [] : undefined;
+  const headBytes = limits.headBytes ?? 544;
+  const countIn = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sent += chunk.length;
+      done(null, chunk);
+    },
+  });
+  const countOut = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      out += chunk.length;
+      if (head && limits.declaredOf) {
+        head.push(chunk);
+        const joined = Buffer.concat(head);
+        if (joined.length >= headBytes) {
+          const declared = limits.declaredOf(joined);
+          if (declared !== undefined && Number.isFinite(declared)) limit = Math.min(limit, declared + 64 * 1024);
+          head = undefined;
+        } else head = [joined];
+      }
+      if (out > limit)
+        return done(
+          refuse(
+            limit < limits.absoluteBytes
+              ? `${what} decompresses to more than ${sizeText(limit)}, more than it declares: refused as a possible decompression bomb.`
+              : `${what} decompresses to more than ${sizeText(limit)}, more than one image may hold here: refused as a possible decompression bomb.`,
+          ),
+        );
+      if (out > limits.graceBytes && out > limits.ratio * sent)
+        return done(
+          refuse(
+            `${what} expands more than ${limits.ratio}-fold (${sizeText(sent)} to ${sizeText(out)}): refused as a possible decompression bomb.`,
+          ),
+        );
+      done(null, chunk);
+    },
+  });
+  return [countIn, zlib.createGunzip(), countOut];
 }

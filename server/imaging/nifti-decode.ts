@@ -47,6 +47,22 @@ function declaredBytes(header: nifti.NIFTI1 | nifti.NIFTI2): number {
   return header.vox_offset + (voxels * header.numBitsPerVoxel) / 8;
 }
 
+/**
+ * The bytes a NIfTI header (the first 352 or 544 bytes of the file, decompressed) declares the whole file
+ * holds; undefined when `head` is not a NIfTI header.
+ */
+export function niftiDeclaredSize(head: Uint8Array): number | undefined {
+  try {
+    // A copy of its own: a Buffer's slice would be a view into a shared pool.
+    const copy = Uint8Array.prototype.slice.call(head, 0, HEADER_BYTES).buffer;
+    if (!nifti.isNIFTI(copy)) return undefined;
+    const declared = declaredBytes(nifti.readHeader(copy));
+    return Number.isFinite(declared) && declared >= 0 ? declared : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Width, height and depth: the first three dimensions, 1 where the file has fewer. */
 function spatialDims(header: nifti.NIFTI1 | nifti.NIFTI2): [number, number, number] {
   return [1, 2, 3].map((i) => (header.dims[0]! >= i ? Math.max(1, header.dims[i]!) : 1)) as [number, number, number];

@@ -1,7 +1,6 @@
 // The imaging work run on the pool of imaging-pool.ts: each export is one task, bytes in and bytes out.
 // Nothing here touches storage: the main thread writes what a task answers.
 import { createHash } from 'node:crypto';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { deidentifyDicomWithReport } from '../imaging/dicom/deidentify.ts';
 import type { PixelRect } from '../imaging/dicom/blank-regions.ts';
 import {
@@ -14,6 +13,7 @@ import type { DeidentificationReport } from '../imaging/dicom/deidentify-report.
 import { DecompressionLimitError } from '../imaging/bounded-inflate.ts';
 import { decodeImage } from '../imaging/decode-image.ts';
 import { UndecodableImageError, type DecodeLimits, type ImageVolume } from '../imaging/volume.ts';
+import { transferred } from './transferred.ts';
 
 /** A file to de-identify and the salt (its workspace's) its UIDs are remapped with. */
 export interface DeidentifyTask {
@@ -41,7 +41,7 @@ export async function deidentify({ bytes, salt }: DeidentifyTask): Promise<Deide
   // A small result is a view into Node's shared buffer pool, which cannot move: it is copied into its own.
   const cleaned = joined.byteLength === joined.buffer.byteLength ? joined : new Uint8Array(joined);
   const answer = { bytes: cleaned, sha256: hash.digest('hex'), report };
-  return transferred(answer, answer.bytes.buffer as ArrayBuffer);
+  return transferred(answer, [answer.bytes.buffer as ArrayBuffer]);
 }
 
 /** A stored DICOM file and rectangles to blank in every frame of it. */
@@ -69,7 +69,7 @@ export async function blank({ bytes, regions }: BlankTask): Promise<BlankAnswer>
     sha256: createHash('sha256').update(out.bytes).digest('hex'),
     decoded: out.decoded,
   };
-  return transferred(answer, answer.bytes.buffer as ArrayBuffer);
+  return transferred(answer, [answer.bytes.buffer as ArrayBuffer]);
 }
 
 /** The stored file with Burned In Annotation set to NO (see pixel-rewrite.ts), or why it could not be (meant for the user). */
@@ -84,19 +84,7 @@ export async function markClean({
   } catch (error) {
     return { refused: error instanceof UnblankableError ? error.message : 'This DICOM file could not be rewritten.' };
   }
-  return transferred({ bytes: out }, out.buffer as ArrayBuffer);
-}
-
-/** `answer` as a task returns it, with `buffer` moved to the main thread instead of copied. */
-function transferred<T extends object>(answer: T, buffer: ArrayBuffer): T {
-  return move({
-    get [transferableSymbol]() {
-      return [buffer];
-    },
-    get [valueSymbol]() {
-      return answer;
-    },
-  }) as unknown as T;
+  return transferred({ bytes: out }, [out.buffer as ArrayBuffer]);
 }
 
 /** A stored file to decode: its bytes, the stored format as a hint, and how far compressed data may expand. */
@@ -128,12 +116,18 @@ export async function decode({ bytes, hint, limits, timePoint }: DecodeTask): Pr
           : 'damaged';
     return { refused: { kind, message: kind === 'damaged' ? '' : (error as Error).message } };
   }
-  const { data } = volume;
-  // A view into a larger buffer is copied first: moving it would take the rest of that buffer along.
-  const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data : data.slice();
-  const answer = { volume: { ...volume, data: own } };
-  return transferred(answer, own.buffer as ArrayBuffer);
+  // The voxels go on shared memory: the main thread keeps the volume and hands it to the render and check tasks
+  // of this pool, which then read the same bytes instead of a copy made on the event loop.
+  const shared = new Float32Array(new SharedArrayBuffer(volume.data.byteLength));
+  shared.set(volume.data);
+  return { volume: { ...volume, data: shared } };
 }
 
-/** The built-in quality check of one stored file (see modules/qc/check-task.ts). */
-export { check } from '../modules/qc/check-task.ts';
+/** The built-in quality check of one stored file, or of a decoded volume (see modules/qc/check-task.ts). */
+export { check, checkDecoded } from '../modules/qc/check-task.ts';
+
+/** Previews and thumbnails of decoded volumes (see render-tasks.ts). */
+export { renderSlice, thumbnail } from './render-tasks.ts';
+
+/** Opens a zip archive of an upload (see archive-task.ts). */
+export { expandArchive } from './archive-task.ts';

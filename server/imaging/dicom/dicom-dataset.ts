@@ -1,5 +1,12 @@
 import dicomParser from 'dicom-parser';
-import { inflateAtMost, inflateHead } from '../bounded-inflate.ts';
+import {
+  DecompressionLimitError,
+  inflateAtMost,
+  inflateHead,
+  sizeText,
+  STORED_RATIO,
+  storedBytesAllowed,
+} from '../bounded-inflate.ts';
 import { DEFAULT_DECODE_LIMITS, UndecodableImageError } from '../volume.ts';
 import { cutOverrunItems } from './overrun-items.ts';
 import { normalisePart10 } from './part10.ts';
@@ -51,9 +58,16 @@ function declaredPixelBytes(head: Uint8Array): number {
  */
 function inflate(bytes: Uint8Array, position: number): Uint8Array {
   const deflated = bytes.subarray(position);
+  const declared = declaredPixelBytes(inflateHead(deflated, 'raw', DEFLATED_HEAD_BYTES));
+  // What is inflated is what gets stored (de-identified files are written back inflated): bounded by what was sent.
+  if (declared > storedBytesAllowed(bytes.length))
+    throw new DecompressionLimitError(
+      `This deflated DICOM file declares ${sizeText(declared)} of pixels, over ${STORED_RATIO} times its ${sizeText(bytes.length)}: refused as a possible decompression bomb.`,
+    );
   const limit = Math.min(
-    declaredPixelBytes(inflateHead(deflated, 'raw', DEFLATED_HEAD_BYTES)) + NON_PIXEL_BYTES + 4 * deflated.length,
+    declared + NON_PIXEL_BYTES + 4 * deflated.length,
     DEFAULT_DECODE_LIMITS.maxExpandedBytes,
+    storedBytesAllowed(bytes.length),
   );
   const inflated = inflateAtMost(deflated, 'raw', limit, 'This deflated DICOM file');
   const out = new Uint8Array(position + inflated.length);

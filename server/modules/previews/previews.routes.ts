@@ -6,12 +6,13 @@ import { errorResponses } from '../../../contract/errors.ts';
 import { imageMetadata, previewQuery, type ImageMetadata } from '../../../contract/previews.ts';
 import { MODALITY_HEADER, storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest } from '../../http-errors.ts';
-import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
+import { sliceCount } from '../../imaging/preview-render.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf } from './image-metadata.ts';
+import { renderSliceOffThread } from './render-off-thread.ts';
 import { hasMetadata, metadataWithoutPixels } from './upload-metadata.ts';
 
 const errors = errorResponses(400, 401, 404, 413, 415, 422);
@@ -61,7 +62,7 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
       // Rendered once, then served from memory: a slice slider costs nothing the second time through.
       let png = previews.get(name, cacheAxis, slice);
       if (!png) {
-        png = await renderSlicePng(volume ?? (await volumes.load(upload, timePoint)), axis, slice);
+        png = await renderSliceOffThread(volume ?? (await volumes.load(upload, timePoint)), axis, slice);
         previews.set(name, cacheAxis, slice, png, count);
       }
       return reply.send(png);

@@ -2,12 +2,12 @@ import { eq, isNull, and } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import type { Database } from '../../db/connect.ts';
 import { HttpError } from '../../http-errors.ts';
-import { renderThumbnail } from '../../imaging/thumbnail-render.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { UploadRow } from '../uploads/uploads.repository.ts';
 import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf } from './image-metadata.ts';
 import { imagingHttpError } from './imaging-errors.ts';
+import { renderThumbnailOffThread } from './render-off-thread.ts';
 import { thumbnails } from './thumbnails.table.ts';
 import { hasMetadata, metadataWithoutPixels } from './upload-metadata.ts';
 import type { VolumeLoader } from './volume-loader.ts';
@@ -52,7 +52,7 @@ export function createThumbnailStore({
     let metadata = hasMetadata(upload.metadata) ? upload.metadata : undefined;
     try {
       const volume = await volumes.loadOnce(upload);
-      image = await renderThumbnail(volume);
+      image = await renderThumbnailOffThread(volume);
       metadata ??= imageMetadataOf(volume, upload.deidentified);
     } catch (error) {
       refused = imagingHttpError(error);

@@ -6,10 +6,13 @@ import { tooLarge } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { uploadStorageKey, type UploadRow } from '../uploads/uploads.repository.ts';
 import { LRUCache } from 'lru-cache';
+import { imagingMemory } from '../../workers/memory-budget.ts';
 import { imagingHttpError } from './imaging-errors.ts';
 
 /** Largest stored file the server decodes in memory for previews and checks. */
 export const MAX_DECODE_BYTES = 1024 * 1024 * 1024;
+/** Memory a decode holds per byte of its file (the file and the voxels decoded from it), for the shared budget. */
+const DECODE_BYTES_PER_FILE_BYTE = 4;
 /** Decoded volumes kept in memory, so a slice slider does not decode the file for every slice. */
 const CACHE_BYTES = 512 * 1024 * 1024;
 
@@ -58,13 +61,19 @@ export function createVolumeLoader(storage: Storage, maxExpandedBytes = MAX_DECO
   const decoding = new Map<string, Promise<ImageVolume>>();
 
   async function decode(upload: Pick<UploadRow, 'storedFilename' | 'format'>, timePoint: number): Promise<ImageVolume> {
-    const bytes = await readObject(storage, uploadStorageKey(upload.storedFilename));
-    try {
-      return await decodeOffThread(bytes, upload.format, limits, timePoint);
-    } catch (error) {
-      // Only what the file's content causes is the client's (415/422); storage failures stay server errors.
-      throw imagingHttpError(error);
-    }
+    const key = uploadStorageKey(upload.storedFilename);
+    const size = (await storage.stat(key))?.size ?? 0;
+    // Read only when its turn comes under the shared budget: the file, and the voxels decoded from it (four bytes
+    // a value, most often two to four times the file), are held together while it decodes.
+    return imagingMemory.use(DECODE_BYTES_PER_FILE_BYTE * size, async () => {
+      const bytes = await readObject(storage, key);
+      try {
+        return await decodeOffThread(bytes, upload.format, limits, timePoint);
+      } catch (error) {
+        // Only what the file's content causes is the client's (415/422); storage failures stay server errors.
+        throw imagingHttpError(error);
+      }
+    });
   }
 
   return {

@@ -9,11 +9,13 @@ import {
 } from '../../../contract/qc.ts';
 import { storedFilenameParams } from '../../../contract/uploads.ts';
 import { badRequest, tooManyRequests } from '../../http-errors.ts';
-import { renderSlicePng, sliceCount } from '../../imaging/preview-render.ts';
+import { sliceCount } from '../../imaging/preview-render.ts';
+import { renderSliceOffThread } from '../previews/render-off-thread.ts';
 import { currentUser } from '../auth/auth.guard.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
-import { checkRow, checkVolume, type ModelAnswer } from './builtin-check.ts';
+import { checkRow, type ModelAnswer } from './builtin-check.ts';
+import { checkVolumeOffThread } from './check-task.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
 import { askUpstream } from './llm-proxy.ts';
 import { perUserConcurrency } from './per-user-concurrency.ts';
@@ -62,13 +64,13 @@ export default async function qcRoutes(fastify: FastifyInstance): Promise<void> 
       storedFilenameOfUrl(urls[0]!, ownOrigins(app, request)),
     );
     const volume = await volumes.load(upload);
-    const check = checkVolume(volume);
+    const check = await checkVolumeOffThread(volume);
     const { metrics, assessment } = check;
     const peers = await cohorts.peers(member.userId, upload.id, metrics.family, metrics.protocol);
     const cohort = contextAmong(metrics, upload.id, peers);
     let answer: ModelAnswer | undefined;
     if (app.config.llm) {
-      const png = await renderSlicePng(volume, 'axial', Math.floor(sliceCount(volume, 'axial') / 2));
+      const png = await renderSliceOffThread(volume, 'axial', Math.floor(sliceCount(volume, 'axial') / 2));
       const upstreamModel = app.config.llm.model !== 'default' ? app.config.llm.model : request.body.model;
       const upstream = await askUpstream(app.config.llm, {
         model: upstreamModel,

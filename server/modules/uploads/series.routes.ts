@@ -57,7 +57,7 @@ export default async function seriesRoutes(fastify: FastifyInstance): Promise<vo
       if (files.length === 0) throw badRequest('Send DICOM slices or one .zip in the upload');
       let expanded: ArrivedSlice[];
       try {
-        expanded = expandArchives(files, limit, SERIES_MAX_FILES);
+        expanded = await expandArchives(files, limit, SERIES_MAX_FILES);
       } catch (error) {
         throw imagingHttpError(error);
       }

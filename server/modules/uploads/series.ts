@@ -1,9 +1,12 @@
 import { zipSync } from 'fflate';
-import { unzipBounded } from '../../imaging/bounded-inflate.ts';
+import { DecompressionLimitError, sizeText, STORED_RATIO, storedBytesAllowed } from '../../imaging/bounded-inflate.ts';
 import { remapUid } from '../../imaging/dicom/deidentify.ts';
 import { deidentifyOffThread } from '../../workers/deidentify-off-thread.ts';
 import { pixelsMayIdentify, type DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
 import { numberValue, parseDicom, stringValue } from '../../imaging/dicom/dicom-dataset.ts';
+import { UndecodableImageError } from '../../imaging/volume.ts';
+import { runImagingTask } from '../../workers/imaging-pool.ts';
+import { ownBuffer } from '../../workers/transferred.ts';
 
 /** One file as it arrived: its name and bytes. */
 export interface ArrivedSlice {
@@ -18,25 +21,45 @@ export interface DicomSeries {
 }
 
 /**
- * The files of an upload with any .zip opened: DICOM slices may come as many files or as one archive.
- * Folders and macOS resource forks inside an archive are skipped. All files together, once expanded,
- * hold at most `maxBytes` and number at most `maxFiles`; an archive expanding past that, or past what
- * it declares, is refused (DecompressionLimitError) before it fills memory.
+ * The files of an upload with any .zip opened (on the imaging pool, off the event loop): DICOM slices may
+ * come as many files or as one archive. Folders and macOS resource forks inside an archive are skipped. All
+ * files together, once expanded, hold at most `maxBytes`, at most ten times what was sent past 64 MiB (see
+ * storedBytesAllowed: a small zip of padded slices must not become a gigabyte in memory and on disk), and
+ * number at most `maxFiles`; an archive expanding past that, or past what it declares, is refused
+ * (DecompressionLimitError) before it fills memory. An archive's bytes are handed to the pool: not for reuse.
  */
-export function expandArchives(files: ArrivedSlice[], maxBytes: number, maxFiles: number): ArrivedSlice[] {
-  let bytes = files.reduce((sum, file) => sum + (file.name.toLowerCase().endsWith('.zip') ? 0 : file.bytes.length), 0);
+export async function expandArchives(
+  files: ArrivedSlice[],
+  maxBytes: number,
+  maxFiles: number,
+): Promise<ArrivedSlice[]> {
+  const isZip = (file: ArrivedSlice) => file.name.toLowerCase().endsWith('.zip');
+  const sent = files.reduce((sum, file) => sum + file.bytes.length, 0);
+  const allowed = storedBytesAllowed(sent, maxBytes);
+  const overTotal =
+    allowed < maxBytes
+      ? `This upload expands to more than ${sizeText(allowed)}, over ${STORED_RATIO} times the ${sizeText(sent)} sent: refused as a possible zip bomb.`
+      : undefined;
+  let bytes = files.reduce((sum, file) => sum + (isZip(file) ? 0 : file.bytes.length), 0);
   let count = files.length;
-  return files.flatMap((file) => {
-    if (!file.name.toLowerCase().endsWith('.zip')) return [file];
-    const entries = unzipBounded(
-      file.bytes,
-      { totalBytes: Math.max(0, maxBytes - bytes), entries: Math.max(0, maxFiles - count) },
-      (name) => !name.includes('__MACOSX'),
-    );
-    bytes += entries.reduce((sum, entry) => sum + entry.bytes.length, 0);
-    count += entries.length;
-    return entries;
-  });
+  const expanded: ArrivedSlice[] = [];
+  for (const file of files) {
+    if (!isZip(file)) {
+      expanded.push(file);
+      continue;
+    }
+    const archive = ownBuffer(file.bytes);
+    const limits = { totalBytes: Math.max(0, allowed - bytes), entries: Math.max(0, maxFiles - count), overTotal };
+    const answer = await runImagingTask('expandArchive', { archive, limits }, [archive.buffer as ArrayBuffer]);
+    if ('refused' in answer) {
+      const { kind, message } = answer.refused;
+      throw kind === 'limit' ? new DecompressionLimitError(message) : new UndecodableImageError(message);
+    }
+    bytes += answer.entries.reduce((sum, entry) => sum + entry.bytes.length, 0);
+    count += answer.entries.length;
+    expanded.push(...answer.entries);
+  }
+  return expanded;
 }
 
 /** What grouping needs of one file: which series it belongs to and where it lies along the stack. */
