@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_LIMITS } from '../../server/modules/auth/auth.limits.ts';
 import { passwordVerificationsStarted } from '../../server/modules/auth/passwords.ts';
+import { totpCodeAt } from '../../server/modules/mfa/totp.ts';
 import { linkTo, login, waitForMail } from './auth-helpers.ts';
 import { readOutbox } from './helpers/outbox.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -95,6 +96,35 @@ describe('sign-in limits under concurrent attempts', () => {
       expect((await login(t, user.email, 'Wrong-Password-1', ip)).statusCode).toBe(401);
     }
     expect((await login(t, user.email, user.password, ip)).statusCode).toBe(200);
+  });
+});
+
+// Redis (as in CI) shows the race a check-then-count limiter loses: each count is a round trip.
+describe('second-factor codes under concurrent attempts', () => {
+  it('lets 30 concurrent wrong codes for one account be checked no more times than its code limit', async () => {
+    const user = await createSignedInUser(t);
+    const call = (url: string, payload?: object) =>
+      t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: user.auth, ...(payload ? { payload } : {}) });
+    const { secret } = (await call('/account/mfa/enrol')).json() as { secret: string };
+    expect((await call('/account/mfa/confirm', { code: totpCodeAt(secret, t.clock.now()) })).statusCode).toBe(200);
+    const first = await login(t, user.email, user.password, freshIp());
+    const mfaToken = first.json().mfa_token as string;
+    // Codes that match no step near now, so every one of them is wrong.
+    const near = [-60_000, -30_000, 0, 30_000, 60_000].map((d) =>
+      totpCodeAt(secret, new Date(t.clock.now().getTime() + d)),
+    );
+    const wrong = Array.from({ length: 200 }, (_, i) => String(100000 + i * 4099).slice(0, 6)).filter(
+      (code) => !near.includes(code),
+    );
+    const answers = await Promise.all(
+      wrong
+        .slice(0, 30)
+        .map((code) =>
+          t.app.inject({ method: 'POST', url: '/api/v1/auth/login/mfa', payload: { mfa_token: mfaToken, code } }),
+        ),
+    );
+    const limit = AUTH_LIMITS.codeFailuresPerAccount.max;
+    expect(tally(answers.map((a) => a.statusCode))).toEqual({ 401: limit, 429: 30 - limit });
   });
 });
 

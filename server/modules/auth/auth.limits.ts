@@ -130,16 +130,15 @@ export function createAuthLimits(app: FastifyInstance) {
       if (wait !== undefined) throw tooManyRequests(`Too many e-mails requested. Try again in ${minutes(wait)}.`);
     },
 
-    /** Refuses a code check for the user with 429 once their wrong codes fill the counter; counts nothing. */
-    async checkCode(_request: FastifyRequest, userId: string): Promise<void> {
-      const state = await codeFailures.get(userId);
-      if (!state || state.consumedPoints < AUTH_LIMITS.codeFailuresPerAccount.max) return;
-      throw tooManyRequests(`Too many wrong codes. Try again in ${minutes(state.msBeforeNext)}.`);
-    },
-
-    /** Counts one wrong code against the user's counter. */
-    async countCodeFailure(_request: FastifyRequest, userId: string): Promise<void> {
-      await countAll([{ counter: codeFailures, key: userId }]);
+    /**
+     * Counts a code attempt (authenticator or recovery code) for the user before the code is checked, and
+     * refuses it with 429 once wrong codes fill the counter. Answers `codeWasRight`, which takes it back.
+     */
+    async startCodeCheck(_request: FastifyRequest, userId: string): Promise<{ codeWasRight(): Promise<void> }> {
+      const hits = [{ counter: codeFailures, key: userId }];
+      const wait = await countAll(hits);
+      if (wait !== undefined) throw tooManyRequests(`Too many wrong codes. Try again in ${minutes(wait)}.`);
+      return { codeWasRight: () => refund(hits) };
     },
 
     /** Counts a token check and refuses it with 429 past the per-IP limit. */
