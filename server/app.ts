@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import path from 'node:path';
 import type { Config } from './config.ts';
 import { lazyChildLogger } from './lazy-request-logger.ts';
+import { RedactingLogController, serializeRequest } from './request-log-redaction.ts';
 import { createHealthProbe } from './modules/health/health-probe.ts';
 import { createMailer } from './mail/mailer.ts';
 import previewServices from './modules/previews/preview-services.ts';
@@ -33,7 +34,13 @@ function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((add
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
   const healthProbe = createHealthProbe(services);
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // Request lines never carry the tokens of reset, verify, invite, share or e-mail-change links.
+    logger: {
+      level: config.logLevel,
+      serializers: { req: serializeRequest },
+      ...(services.logStream ? { stream: services.logStream } : {}),
+    },
+    logController: new RedactingLogController(),
     // Only a configured proxy may name the client: otherwise anyone could pick the address every rate limit counts.
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,

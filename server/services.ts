@@ -12,6 +12,8 @@ export interface Services {
   mailer?: Mailer;
   /** The current time; tests move it instead of sleeping. */
   clock?: () => Date;
+  /** Where the log goes; standard output when not given. */
+  logStream?: { write(line: string): void };
 }
 
 declare module 'fastify' {

@@ -2,10 +2,28 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+/** The size and window of a counter: `max` hits per `timeWindow` milliseconds. */
+export interface CounterLimit {
+  max: number;
+  timeWindow: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * A named fixed-window counter that increments atomically (in Redis with REDIS_URL, in process
+     * otherwise), and can also be refunded and cleared: what a route needs when it must count an attempt
+     * before doing the costly work, then take the hit back when the attempt turned out legitimate.
+     */
+    createCounter(name: string, limit: CounterLimit): RateLimiterAbstract;
+  }
+}
 
 /**
- * Registers @fastify/rate-limit without a global limit; routes opt in with `config.rateLimit`.
- * Counters live in Redis when REDIS_URL is set, so replicas share them; in process otherwise.
+ * Registers @fastify/rate-limit without a global limit (routes opt in with `config.rateLimit`) and the
+ * `createCounter` decorator. Counters live in Redis when REDIS_URL is set, so replicas share them.
  */
 export default fp(async function rateLimitPlugin(app: FastifyInstance) {
   const redis = app.config.redisUrl
@@ -19,6 +37,13 @@ export default fp(async function rateLimitPlugin(app: FastifyInstance) {
       detail: `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
       message: `Too many requests. Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
     }),
+  });
+
+  app.decorate('createCounter', (name: string, limit: CounterLimit): RateLimiterAbstract => {
+    const options = { keyPrefix: `imageqc-${name}`, points: limit.max, duration: Math.ceil(limit.timeWindow / 1000) };
+    if (!redis) return new RateLimiterMemory(options);
+    // A Redis outage falls back to this process's counters rather than failing (or opening) every sign-in.
+    return new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
   });
   if (redis) app.addHook('onClose', async () => void redis.quit());
 });

@@ -100,12 +100,27 @@ describe('changing the e-mail address', () => {
     expect(received.some((m) => m.to.includes('somewhere@example.org'))).toBe(false);
   });
 
-  it('refuses an address another account has, when asked and when the link is opened', async () => {
+  it("answers an address another account has exactly as a free one, and mails only that account's owner", async () => {
     const user = await createSignedInUser(t);
     const other = await createSignedInUser(t);
-    const taken = await ask(user, other.email);
-    expect(taken.statusCode).toBe(409);
-    expect(taken.json()).toEqual({ detail: accountMessages.emailTaken });
+    const free = await ask(user, `free-${Date.now()}@example.org`);
+    const taken = await ask(user, other.email.toUpperCase());
+    expect(taken.statusCode).toBe(202);
+    expect(taken.headers['content-type']).toBe(free.headers['content-type']);
+    expect(taken.body).toBe(free.body);
+    // The owner hears of it; the asker is sent nothing, and no link exists that could move the address.
+    const notice = await waitForSmtp(other.email, 'Someone asked to use your LumenQC e-mail address');
+    expect(notice.text).toContain('nothing was changed');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received.filter((m) => m.to.includes(user.email))).toEqual([]);
+    expect(received.filter((m) => m.to.includes(other.email) && m.subject.startsWith(CONFIRM))).toEqual([]);
+    const links = await t.app.db.select().from(emailChanges).where(eq(emailChanges.userId, user.id));
+    expect(links.map((l) => l.newEmail)).not.toContain(other.email);
+    expect(await emailOf(other)).toBe(other.email);
+  });
+
+  it('refuses the link when another account took the address after it was sent', async () => {
+    const user = await createSignedInUser(t);
 
     // Free when asked, registered by someone else before the link is opened.
     const address = `race-${Date.now()}@example.org`;

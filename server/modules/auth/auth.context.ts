@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MailMessage } from '../../mail/mailer.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
-import { createAuthLimits } from './auth.limits.ts';
+import { createAuthLimits, signInAccount } from './auth.limits.ts';
 import { createAuthTokensRepository } from './auth-tokens.repository.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { createUsersRepository } from './users.repository.ts';
@@ -27,17 +27,36 @@ export function createAuthContext(app: FastifyInstance) {
     pending.add(running);
   };
 
+  const limits = createAuthLimits(app);
+
+  /** Checks a password against the user's hash, or a dummy hash when there is no such user. */
+  async function passwordMatches(passwordHash: string | undefined, password: string): Promise<boolean> {
+    dummyHash ??= hashPassword('dummy password that matches nothing');
+    const matches = await verifyPassword(passwordHash ?? (await dummyHash), password);
+    return passwordHash !== undefined && matches;
+  }
+
   return {
     users: createUsersRepository({ db: app.db }),
     tokens: createAuthTokensRepository({ db: app.db }),
-    limits: createAuthLimits(app),
+    limits,
     siteUrl: app.config.publicSiteUrl,
 
-    /** Checks a password against the user's hash, or a dummy hash when there is no such user. */
-    async passwordMatches(passwordHash: string | undefined, password: string): Promise<boolean> {
-      dummyHash ??= hashPassword('dummy password that matches nothing');
-      const matches = await verifyPassword(passwordHash ?? (await dummyHash), password);
-      return passwordHash !== undefined && matches;
+    /**
+     * Whether `password` is the account's (`passwordHash` undefined for an unknown `email`). The attempt is
+     * counted against the sign-in limits before the costly hash check, atomically, and refused with 429
+     * when they are full; a right password takes it back.
+     */
+    async passwordAttempt(
+      request: FastifyRequest,
+      email: string,
+      passwordHash: string | undefined,
+      password: string,
+    ): Promise<boolean> {
+      const attempt = await limits.startPasswordCheck(request, signInAccount(email, passwordHash));
+      if (!(await passwordMatches(passwordHash, password))) return false;
+      await attempt.passwordWasRight();
+      return true;
     },
 
     /** Records an audit event for the request's IP; never pass a password or a token in `detail`. */

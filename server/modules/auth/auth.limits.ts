@@ -1,17 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { normalizeEmail } from '../../../contract/auth.ts';
 import { tooManyRequests } from '../../http-errors.ts';
 
 /**
- * The limits of the account routes. Only failed sign-ins count against the sign-in limits, so people
- * (and the browser tests, all from 127.0.0.1) who sign in correctly are never slowed down.
+ * The limits of the account routes. Every sign-in attempt is counted before its password is checked, and
+ * taken back when the password was right, so people (and the browser tests, all from 127.0.0.1) who sign
+ * in correctly are never slowed down, while a burst of guesses gets no more checks than the limit.
  */
 export const AUTH_LIMITS = {
   /** Wrong passwords for one account from one address: guessing one password. */
   failuresPerAccountAndIp: { max: 10, timeWindow: 15 * 60_000 },
   /**
    * Wrong passwords for one account from any address: guessing one password from many addresses. Higher
-   * than the per-address limit, so someone else's guesses lock the owner out only after a real flood.
+   * than the per-address limit, so one address's guesses never lock the owner out elsewhere: it takes
+   * guesses from at least three addresses.
    */
   failuresPerAccount: { max: 30, timeWindow: 15 * 60_000 },
   /** Wrong passwords from one address over all accounts: password spraying. */
@@ -32,10 +36,38 @@ export const AUTH_LIMITS = {
   codeFailuresPerAccount: { max: 5, timeWindow: 15 * 60_000 },
 } as const;
 
-// The account a code is checked for is known only to the handler; it lends it to the key generator here.
-const codeSubjects = new WeakMap<FastifyRequest, string>();
+/** One counter and the key a request counts under. */
+interface Hit {
+  counter: RateLimiterAbstract;
+  key: string;
+}
 
-const emailOf = (request: FastifyRequest) => normalizeEmail(String((request.body as { email?: unknown })?.email ?? ''));
+/** Takes back one hit from each counter. */
+async function refund(hits: Hit[]): Promise<void> {
+  await Promise.all(hits.map((hit) => hit.counter.reward(hit.key)));
+}
+
+/**
+ * Counts one hit on every counter, in order, each atomically. At the first full one, the hits counted
+ * are taken back (the attempt will not be made, so it must not fill any counter) and its wait in
+ * milliseconds is answered; undefined when every counter had room.
+ */
+async function countAll(hits: Hit[]): Promise<number | undefined> {
+  const counted: Hit[] = [];
+  for (const hit of hits) {
+    try {
+      await hit.counter.consume(hit.key);
+      counted.push(hit);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      // The refused hit is taken back too: left on, it would outlive the attempts that filled the counter
+      // and are taken back later (right passwords), and keep refusing the owner.
+      await refund([...counted, hit]);
+      return rejection.msBeforeNext;
+    }
+  }
+  return undefined;
+}
 
 /** "1 minute", "15 minutes": the wait a 429 announces. */
 function minutes(ms: number): string {
@@ -43,69 +75,79 @@ function minutes(ms: number): string {
   return count === 1 ? '1 minute' : `${count} minutes`;
 }
 
-/** The counters of the account routes, on the app's rate-limit store (Redis when REDIS_URL is set). */
+const emailOf = (request: FastifyRequest) => normalizeEmail(String((request.body as { email?: unknown })?.email ?? ''));
+
+/**
+ * The name an account's sign-in counters go by: the address typed, plus a fingerprint of the password
+ * hash when the account exists. A new password therefore starts the account's counters afresh, at every
+ * address and on every replica, without having to find and delete them.
+ * @example signInAccount('ada@example.org', undefined) // 'ada@example.org'
+ */
+export function signInAccount(email: string, passwordHash: string | undefined): string {
+  if (!passwordHash) return email;
+  return `${email}#${createHash('sha256').update(passwordHash).digest('base64url').slice(0, 16)}`;
+}
+
+/** The counters of the account routes, on the app's counter store (Redis when REDIS_URL is set). */
 export function createAuthLimits(app: FastifyInstance) {
-  const limiter = (name: string, limit: { max: number; timeWindow: number }, key: (r: FastifyRequest) => string) =>
-    app.createRateLimit({ ...limit, keyGenerator: (request) => `auth-${name}:${key(request)}` });
-  const failuresAccount = limiter('fail-acct', AUTH_LIMITS.failuresPerAccountAndIp, (r) => `${r.ip}|${emailOf(r)}`);
-  // Keyed by the address typed, known or not: a locked unknown address answers like a locked account.
-  const failuresAccountAnyIp = limiter('fail-acct-any', AUTH_LIMITS.failuresPerAccount, emailOf);
-  const failuresIp = limiter('fail-ip', AUTH_LIMITS.failuresPerIp, (r) => r.ip);
-  const mailsAddress = limiter('mail-addr', AUTH_LIMITS.mailsPerAddress, emailOf);
-  const mailsIp = limiter('mail-ip', AUTH_LIMITS.mailsPerIp, (r) => r.ip);
-  const tokenChecks = limiter('token-ip', AUTH_LIMITS.tokenChecksPerIp, (r) => r.ip);
-  const codeFailures = limiter('code-acct', AUTH_LIMITS.codeFailuresPerAccount, (r) => codeSubjects.get(r) ?? '');
+  const counter = (name: string, limit: { max: number; timeWindow: number }) =>
+    app.createCounter(`auth-${name}`, limit);
+  const failuresAccountIp = counter('fail-acct', AUTH_LIMITS.failuresPerAccountAndIp);
+  const failuresAccount = counter('fail-acct-any', AUTH_LIMITS.failuresPerAccount);
+  const failuresIp = counter('fail-ip', AUTH_LIMITS.failuresPerIp);
+  const mailsAddress = counter('mail-addr', AUTH_LIMITS.mailsPerAddress);
+  const mailsIp = counter('mail-ip', AUTH_LIMITS.mailsPerIp);
+  const tokenChecks = counter('token-ip', AUTH_LIMITS.tokenChecksPerIp);
+  const codeFailures = counter('code-acct', AUTH_LIMITS.codeFailuresPerAccount);
 
   return {
-    /** Refuses a sign-in with 429 once any failure counter is full; counts nothing itself. */
-    async checkSignIn(request: FastifyRequest): Promise<void> {
-      for (const check of [failuresAccount, failuresAccountAnyIp, failuresIp]) {
-        const state = await check(request, { increment: false });
-        if (state.isAllowed || state.remaining > 0) continue;
+    /**
+     * Counts a password attempt for `account` (see signInAccount) before the password is checked, and
+     * refuses it with 429 when a counter is full. The address's counter comes first, so a spray stopped
+     * there fills no account's counter. Answers `passwordWasRight`, which takes the attempt back.
+     */
+    async startPasswordCheck(request: FastifyRequest, account: string): Promise<{ passwordWasRight(): Promise<void> }> {
+      const hits = [
+        { counter: failuresIp, key: request.ip },
+        { counter: failuresAccountIp, key: `${request.ip}|${account}` },
+        { counter: failuresAccount, key: account },
+      ];
+      const wait = await countAll(hits);
+      if (wait !== undefined) {
         throw tooManyRequests(
-          `Too many failed sign-in attempts. Try again in ${minutes(state.ttl)} or reset your password.`,
+          `Too many failed sign-in attempts. Try again in ${minutes(wait)} or reset your password.`,
         );
       }
-    },
-
-    /** Counts one failed sign-in against every failure counter. */
-    async countFailure(request: FastifyRequest): Promise<void> {
-      await failuresAccount(request);
-      await failuresAccountAnyIp(request);
-      await failuresIp(request);
+      return { passwordWasRight: () => refund(hits) };
     },
 
     /** Counts a mail-sending request and refuses it with 429 past the per-address or per-IP limit. */
     async checkMail(request: FastifyRequest): Promise<void> {
-      for (const check of [mailsIp, mailsAddress]) {
-        const state = await check(request);
-        if (!state.isAllowed && state.isExceeded) {
-          throw tooManyRequests(`Too many e-mails requested. Try again in ${minutes(state.ttl)}.`);
-        }
-      }
+      const wait = await countAll([
+        { counter: mailsIp, key: request.ip },
+        { counter: mailsAddress, key: emailOf(request) },
+      ]);
+      if (wait !== undefined) throw tooManyRequests(`Too many e-mails requested. Try again in ${minutes(wait)}.`);
     },
 
-    /** Refuses a code check for the user with 429 once their wrong codes fill the counter; counts nothing. */
-    async checkCode(request: FastifyRequest, userId: string): Promise<void> {
-      codeSubjects.set(request, userId);
-      const state = await codeFailures(request, { increment: false });
-      if (state.isAllowed || state.remaining > 0) return;
-      throw tooManyRequests(`Too many wrong codes. Try again in ${minutes(state.ttl)}.`);
-    },
-
-    /** Counts one wrong code against the user's counter. */
-    async countCodeFailure(request: FastifyRequest, userId: string): Promise<void> {
-      codeSubjects.set(request, userId);
-      await codeFailures(request);
+    /**
+     * Counts a code attempt (authenticator or recovery code) for the user before the code is checked, and
+     * refuses it with 429 once wrong codes fill the counter. Answers `codeWasRight`, which takes it back.
+     */
+    async startCodeCheck(_request: FastifyRequest, userId: string): Promise<{ codeWasRight(): Promise<void> }> {
+      const hits = [{ counter: codeFailures, key: userId }];
+      const wait = await countAll(hits);
+      if (wait !== undefined) throw tooManyRequests(`Too many wrong codes. Try again in ${minutes(wait)}.`);
+      return { codeWasRight: () => refund(hits) };
     },
 
     /** Counts a token check and refuses it with 429 past the per-IP limit. */
     async checkToken(request: FastifyRequest): Promise<void> {
-      const state = await tokenChecks(request);
-      if (!state.isAllowed && state.isExceeded)
-        throw tooManyRequests(`Too many attempts. Try again in ${minutes(state.ttl)}.`);
+      const wait = await countAll([{ counter: tokenChecks, key: request.ip }]);
+      if (wait !== undefined) throw tooManyRequests(`Too many attempts. Try again in ${minutes(wait)}.`);
     },
   };
 }
 
+/** The limits object the account routes share. */
 export type AuthLimits = ReturnType<typeof createAuthLimits>;

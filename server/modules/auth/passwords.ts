@@ -24,7 +24,15 @@ export function hashPassword(password: string): Promise<string> {
   return passwordPool().run({ password }, { name: 'hash' }) as Promise<string>;
 }
 
+let verifications = 0;
+
+/** How many password verifications this process has started: the evidence that the sign-in limits hold. */
+export function passwordVerificationsStarted(): number {
+  return verifications;
+}
+
 /** Whether the password matches the stored hash, checked on the pool; false for a malformed hash. */
 export function verifyPassword(storedHash: string, password: string): Promise<boolean> {
+  verifications += 1;
   return passwordPool().run({ storedHash, password }, { name: 'verify' }) as Promise<boolean>;
 }

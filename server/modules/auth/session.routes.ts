@@ -44,12 +44,10 @@ export function sessionRoutes(app: FastifyInstance, auth: AuthContext): void {
       },
     },
     async (request) => {
-      await auth.limits.checkSignIn(request);
       const email = normalizeEmail(request.body.email);
       const user = email ? await auth.users.findByEmail(email) : undefined;
       // Unknown e-mails still pay for one hash check, so the answer time does not reveal which exist.
-      if (!(await auth.passwordMatches(user?.passwordHash, request.body.password)) || !user) {
-        await auth.limits.countFailure(request);
+      if (!(await auth.passwordAttempt(request, email, user?.passwordHash, request.body.password)) || !user) {
         await auth.record(request, 'auth.login_failed', user?.id ?? null, { email, reason: 'credentials' });
         throw unauthorized(authMessages.invalidCredentials);
       }

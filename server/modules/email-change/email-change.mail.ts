@@ -40,3 +40,23 @@ export function emailChangedNotice(to: string, name: string, newEmail: string): 
     ].join('\n'),
   };
 }
+
+/**
+ * The notice to an address that already signs in to an account when someone asks to move another account
+ * to it: its owner learns of it, the asker learns nothing (their answer is the one a free address gets).
+ */
+export function addressInUseNotice(to: string, name: string): MailMessage {
+  return {
+    to,
+    subject: `Someone asked to use your ${brand.name} e-mail address`,
+    text: [
+      `Hello ${name},`,
+      '',
+      `Someone signed in to another ${brand.name} account asked to change its address to this one. This address`,
+      'already belongs to your account, so nothing was changed and you need do nothing.',
+      '',
+      `If this keeps happening, write to us at ${brand.email}.`,
+      ...signature,
+    ].join('\n'),
+  };
+}

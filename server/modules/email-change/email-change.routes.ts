@@ -11,7 +11,7 @@ import { errorResponses } from '../../../contract/errors.ts';
 import { badRequest, conflict, unauthorized } from '../../http-errors.ts';
 import { currentUser } from '../auth/auth.guard.ts';
 import type { AuthContext } from '../auth/auth.context.ts';
-import { confirmEmailChangeMail, emailChangedNotice } from './email-change.mail.ts';
+import { addressInUseNotice, confirmEmailChangeMail, emailChangedNotice } from './email-change.mail.ts';
 import { createEmailChangeRepository } from './email-change.repository.ts';
 
 /** POST /account/email (ask, with the password) and POST /account/email/confirm (the mailed link). */
@@ -24,7 +24,7 @@ export function emailChangeRoutes(app: FastifyInstance, auth: AuthContext): void
     '/account/email',
     {
       ...guarded,
-      schema: { body: emailChangeRequest, response: { 202: messageResponse, ...errorResponses(400, 401, 409, 429) } },
+      schema: { body: emailChangeRequest, response: { 202: messageResponse, ...errorResponses(400, 401, 429) } },
     },
     async (request, reply) => {
       const user = await auth.users.findById(currentUser(request).id);
@@ -32,18 +32,22 @@ export function emailChangeRoutes(app: FastifyInstance, auth: AuthContext): void
       const email = normalizeEmail(request.body.email);
       if (!isEmailAddress(email)) throw badRequest('Enter a valid email address.');
       if (email === user.email) throw badRequest(accountMessages.emailUnchanged);
-      // The password proves the person at the keyboard owns the account, not only a session left open.
-      await auth.limits.checkSignIn(request);
-      if (!(await auth.passwordMatches(user.passwordHash, request.body.password))) {
-        await auth.limits.countFailure(request);
+      // The password proves the person at the keyboard owns the account, not only a session left open; its
+      // guesses count against the account's sign-in limits.
+      if (!(await auth.passwordAttempt(request, user.email, user.passwordHash, request.body.password))) {
         await auth.record(request, 'auth.email_change_failed', user.id, { reason: 'password' });
         throw badRequest(accountMessages.wrongPassword);
       }
-      if (await auth.users.findByEmail(email)) throw conflict(accountMessages.emailTaken);
       // Counted per new address and per IP, like every other mail: no inbox can be flooded through this.
       await auth.limits.checkMail(request);
-      const token = await changes.issue(user.id, email, app.clock());
-      auth.sendLater(request, confirmEmailChangeMail(email, user.name, auth.siteUrl, token));
+      // Whether another account has the address is settled after the answer, which is therefore the same,
+      // in words and time, for a taken address and a free one: asking cannot tell who is registered.
+      auth.afterAnswer(request, 'e-mail change', async () => {
+        const owner = await auth.users.findByEmail(email);
+        if (owner) return app.mailer.send(addressInUseNotice(owner.email, owner.name));
+        const token = await changes.issue(user.id, email, app.clock());
+        await app.mailer.send(confirmEmailChangeMail(email, user.name, auth.siteUrl, token));
+      });
       await auth.record(request, 'auth.email_change_requested', user.id);
       return reply.code(202).send({ message: accountMessages.emailChangeSent });
     },

@@ -56,15 +56,14 @@ export function mfaRoutes(app: FastifyInstance, auth: AuthContext): void {
     async (request) => {
       const user = currentUser(request);
       const now = app.clock();
-      await auth.limits.checkCode(request, user.id);
       const factor = await mfa.find(user.id);
       if (!factor) throw badRequest(accountMessages.mfaNotStarted);
       if (factor.confirmedAt) throw conflict(accountMessages.mfaAlreadyOn);
+      // Counted before the check, so concurrent guesses get no more checks than the limit.
+      const attempt = await auth.limits.startCodeCheck(request, user.id);
       const step = totpStep(factor.secret, request.body.code.replace(/\s/g, ''), now);
-      if (step === undefined || !(await mfa.useStep(user.id, step))) {
-        await auth.limits.countCodeFailure(request, user.id);
-        throw badRequest(accountMessages.wrongCode);
-      }
+      if (step === undefined || !(await mfa.useStep(user.id, step))) throw badRequest(accountMessages.wrongCode);
+      await attempt.codeWasRight();
       const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
       await mfa.confirm(
         user.id,

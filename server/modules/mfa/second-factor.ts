@@ -20,15 +20,17 @@ export async function checkSecondFactor(
   typed: string,
   now: Date,
 ): Promise<SecondFactor | undefined> {
-  await auth.limits.checkCode(request, userId);
+  // Counted before the check, so concurrent guesses get no more checks than the limit.
+  const attempt = await auth.limits.startCodeCheck(request, userId);
   const factor = await mfa.find(userId);
+  let proof: SecondFactor | undefined;
   if (factor?.confirmedAt) {
     const code = typed.replace(/\s/g, '');
     const step = totpStep(factor.secret, code, now);
-    if (step !== undefined && (await mfa.useStep(userId, step))) return 'totp';
     const recovery = normalizeRecoveryCode(typed);
-    if (recovery && (await mfa.useRecoveryCode(userId, hashRecoveryCode(recovery), now))) return 'recovery';
+    if (step !== undefined && (await mfa.useStep(userId, step))) proof = 'totp';
+    else if (recovery && (await mfa.useRecoveryCode(userId, hashRecoveryCode(recovery), now))) proof = 'recovery';
   }
-  await auth.limits.countCodeFailure(request, userId);
-  return undefined;
+  if (proof) await attempt.codeWasRight();
+  return proof;
 }

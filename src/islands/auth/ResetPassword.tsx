@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { takeFromAddressBar } from '../../lib/address-bar-secrets.ts';
 import { parseResetLink } from '../../lib/password-reset-link.ts';
 import { AuthError, signInAfterReset, validateResetToken } from '../../stores/auth.ts';
 import { FormMessage } from './FormMessage.tsx';
@@ -16,7 +17,8 @@ const INVALID = 'Invalid or expired reset token. Please request a new password r
 
 /** The reset page: validating, invalid link, form, success with the automatic sign-in (SPEC §4). */
 export default function ResetPassword() {
-  const [link] = useState(() => parseResetLink(window.location.search));
+  // Out of the address bar at once: token and address together must not linger where they can be shared.
+  const [link] = useState(() => parseResetLink(`?${takeFromAddressBar(['token', 'email']).toString()}`));
   const [state, setState] = useState<View>(() =>
     link ? { view: 'validating' } : { view: 'invalid', message: 'Invalid reset link. Missing token or email.' },
   );

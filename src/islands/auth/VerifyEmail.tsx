@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { takeFromAddressBar } from '../../lib/address-bar-secrets.ts';
 import { AuthError, verifyEmail } from '../../stores/auth.ts';
 import { useFocusOn } from './use-focus-on.ts';
 import './auth.css';
@@ -19,7 +20,8 @@ const headings = {
 
 /** The page a verification link opens: loading, then success, already, error; missing token makes no call. */
 export default function VerifyEmail() {
-  const [token] = useState(() => new URLSearchParams(window.location.search).get('token'));
+  // Out of the address bar at once: the link must not linger where it can be shared, synced or shown.
+  const [token] = useState(() => takeFromAddressBar(['token']).get('token'));
   const [state, setState] = useState<State>(() => (token ? { view: 'loading' } : { view: 'missing' }));
   const headingRef = useFocusOn<HTMLHeadingElement>(state.view === 'loading' ? undefined : state.view);
 

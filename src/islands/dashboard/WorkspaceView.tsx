@@ -20,6 +20,7 @@ import {
   updateMember,
 } from '../../stores/workspaces.ts';
 import DateTime from './DateTime.tsx';
+import { takeFromAddressBar } from '../../lib/address-bar-secrets.ts';
 
 const ROLE_HELP: Record<WorkspaceRoleName, string> = {
   admin: 'members, roles, settings',
@@ -127,7 +128,7 @@ function RenameForm({ id, name, onMessage }: { id: string; name: string; onMessa
 function OpenedInvitePanel({ onMessage }: { onMessage: (m: string | undefined) => void }) {
   const opened = useStore($openedInvite);
   useEffect(() => {
-    const token = new URLSearchParams(window.location.search).get('invite');
+    const token = takeFromAddressBar(['invite']).get('invite');
     if (token) void openInvite(token);
   }, []);
   if (opened.status === 'none') return null;
