@@ -120,7 +120,10 @@ export function extractSlice(volume: ImageVolume, axis: PreviewAxis, index: numb
 
 const ranges = new WeakMap<ImageVolume, [number, number]>();
 
-/** The grey levels shown black and white: the file's window when it has one, else the 0.5–99.5 percentiles. */
+/**
+ * The grey levels shown black and white: the file's window when it has one, the stored type's range for colour,
+ * else the 0.5–99.5 percentiles.
+ */
 export function displayRange(volume: ImageVolume): [number, number] {
   let range = ranges.get(volume);
   if (!range) {
@@ -133,7 +136,12 @@ export function displayRange(volume: ImageVolume): [number, number] {
 function computeRange(volume: ImageVolume): [number, number] {
   if (volume.window)
     return [volume.window.center - volume.window.width / 2, volume.window.center + volume.window.width / 2];
-  if (volume.channels === 3) return [0, volume.bitDepth > 8 ? 65535 : 255];
+  // Colour spans what its samples can hold: a 32-bit RGB file's half intensity is 2³¹, as pydicom reads it.
+  const [lowest, highest] = volume.storedRange;
+  if (volume.channels === 3)
+    return Number.isFinite(lowest) && Number.isFinite(highest) && highest > lowest
+      ? [lowest, highest]
+      : [0, volume.bitDepth > 8 ? 65535 : 255];
   const h = histogram(luminance(volume.data, volume.channels));
   const low = percentile(h, 0.5);
   const high = percentile(h, 99.5);

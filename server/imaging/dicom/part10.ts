@@ -6,14 +6,11 @@
  * order of its group number). dicom-parser has no such inference; the rest of the engine then sees one shape.
  */
 
+import { leadingBytes, LONG_VRS, VRS } from './data-set-start.ts';
+
 const IMPLICIT_LE = '1.2.840.10008.1.2';
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 const EXPLICIT_BE = '1.2.840.10008.1.2.2';
-
-const VRS = new Set(
-  'AE AS AT CS DA DS DT FD FL IS LO LT OB OD OF OL OV OW PN SH SL SQ SS ST SV TM UC UI UL UN UR US UT UV'.split(' '),
-);
-const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OV', 'OW', 'SQ', 'UC', 'UN', 'UR', 'UT', 'SV', 'UV']);
 
 const ascii = (bytes: Uint8Array, at: number, length: number) =>
   String.fromCharCode(...bytes.subarray(at, at + length));
@@ -90,9 +87,11 @@ export interface Part10File {
  */
 export function normalisePart10(bytes: Uint8Array): Part10File {
   const preamble = hasPart10Preamble(bytes);
-  const { elements, end } = readMeta(bytes, preamble ? 132 : 0);
+  // Left-over bytes before a bare data set (pydicom's no_meta.dcm) are dropped: see data-set-start.ts.
+  const start = preamble ? 132 : looksLikeBareStart(bytes) ? 0 : (leadingBytes(bytes) ?? 0);
+  const { elements, end } = readMeta(bytes, start);
   // Without any File Meta, only a data set that starts as one (group 0004 or 0008) is taken for DICOM.
-  if (elements.length === 0 && !looksLikeDicom(bytes.subarray(end))) {
+  if (elements.length === 0 && !looksLikeBareStart(bytes.subarray(end))) {
     throw new Error('neither a File Meta group nor a DICOM data set at its start');
   }
   const named = elements.find((e) => e.element === 0x0010);
@@ -130,13 +129,19 @@ function encodingOf(syntax: string, inferred: string, hasDataSet: boolean): stri
   return syntax;
 }
 
-/** True for bytes a DICOM reader would take: a Part 10 preamble, or a File Meta or data set from the start. */
+/**
+ * True for bytes a DICOM reader would take: a Part 10 preamble, a File Meta or data set from the start, or a
+ * data set behind a few left-over bytes (see data-set-start.ts).
+ */
 export function looksLikeDicom(bytes: Uint8Array): boolean {
-  if (hasPart10Preamble(bytes)) return true;
+  return hasPart10Preamble(bytes) || looksLikeBareStart(bytes) || leadingBytes(bytes) !== undefined;
+}
+
+// The first group of a bare file: File Meta (0002), a directory (0004) or identification (0008).
+function looksLikeBareStart(bytes: Uint8Array): boolean {
   if (bytes.length < 8) return false;
   const little = bytes[0]! | (bytes[1]! << 8);
   const big = (bytes[0]! << 8) | bytes[1]!;
   const group = Math.min(little, big);
-  // The first group of a bare file: File Meta (0002), a directory (0004) or identification (0008).
   return (group === 0x0002 || group === 0x0004 || group === 0x0008) && (little === group || big === group);
 }
