@@ -1,4 +1,6 @@
 const SEPARATORS = /([\s_.,+()[\]-]+)/;
+// Put where a whole value stood: the token holding it goes too (ID778899 of the ID 778899).
+const REMOVED = '\u0001';
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The ways a DICOM date (YYYYMMDD) is written in file names: 20240115, 2024-01-15, 15.01.2024, 01-15-2024. */
@@ -44,16 +46,17 @@ export function nameWithoutIdentifiers(name: string, extension: string, values: 
   const extensionKept = extension && name.toLowerCase().endsWith(extension) ? name.slice(-extension.length) : '';
   let stem = name.slice(0, name.length - extensionKept.length);
   for (const value of values) {
-    for (const pattern of datePatterns(value)) stem = stem.replace(pattern, '_');
-    if (value.length >= 3) stem = stem.replace(new RegExp(escape(value), 'gi'), '_');
+    for (const pattern of datePatterns(value)) stem = stem.replace(pattern, REMOVED);
+    if (value.length >= 3) stem = stem.replace(new RegExp(escape(value), 'gi'), REMOVED);
   }
   const parts = identifyingParts(values);
   const pieces = stem.split(SEPARATORS);
   const kept: string[] = [];
   for (let i = 0; i < pieces.length; i += 2) {
     const token = pieces[i]!;
-    if (token === '' || identifies(token, parts)) continue;
-    if (kept.length > 0) kept.push(pieces[i - 1] ?? '_');
+    if (token === '' || token.includes(REMOVED) || identifies(token, parts)) continue;
+    // Between kept tokens one separator, the first of the run a removed token may have left.
+    if (kept.length > 0) kept.push(pieces[i - 1]?.[0] ?? '_');
     kept.push(token);
   }
   const left = kept.join('');

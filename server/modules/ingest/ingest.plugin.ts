@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createIngest, type Ingest } from './ingest.usecase.ts';
-import { createMemoryBudget, DEFAULT_MEMORY_BUDGET_BYTES } from './memory-budget.ts';
+import { createMemoryBudget } from './memory-budget.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,7 +20,7 @@ export default fp(async function ingestPlugin(app: FastifyInstance) {
       clock: app.clock,
       uploadMaxBytes: app.config.uploadMaxBytes,
       workspaceQuotaBytes: app.config.workspaceQuotaBytes,
-      memory: createMemoryBudget(DEFAULT_MEMORY_BUDGET_BYTES),
+      memory: createMemoryBudget(app.config.uploadMemoryBytes),
     }),
   );
 });

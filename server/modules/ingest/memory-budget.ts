@@ -58,6 +58,3 @@ export function createMemoryBudget(total: number): MemoryBudget {
     },
   };
 }
-
-/** What all uploads of one server may hold in memory together: 1 GiB. */
-export const DEFAULT_MEMORY_BUDGET_BYTES = 1024 * 1024 * 1024;
