@@ -8,7 +8,11 @@ export const workspaceUsage = z.object({
     .int()
     .nonnegative()
     .describe("Most bytes they may take: the workspace's own quota (its plan's), else WORKSPACE_QUOTA_BYTES"),
-  left_bytes: z.number().int().nonnegative().describe('Bytes an upload may still add: quota_bytes − used_bytes, at least 0'),
+  left_bytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe('Bytes an upload may still add: quota_bytes − used_bytes, at least 0'),
 });
 export type WorkspaceUsage = z.infer<typeof workspaceUsage>;
 

@@ -6,9 +6,7 @@ import { $currentWorkspace } from './workspaces.ts';
 
 /** The current workspace's storage usage as last loaded. */
 export type StorageUsageState =
-  | { status: 'loading' }
-  | { status: 'ready'; usage: WorkspaceUsage }
-  | { status: 'failed'; message: string };
+  { status: 'loading' } | { status: 'ready'; usage: WorkspaceUsage } | { status: 'failed'; message: string };
 
 /** What the current workspace's images take in storage, and its quota. */
 export const $storageUsage = atom<StorageUsageState>({ status: 'loading' });

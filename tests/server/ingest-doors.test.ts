@@ -9,7 +9,7 @@ import { writeNifti } from '../fixtures/nifti-writer.ts';
 import { createTeamWorkspace, type TeamWorkspace } from './helpers/team-workspace.ts';
 import { createTestApp, type TestApp } from './helpers/test-app.ts';
 import { createSignedInUser, type TestUser } from './helpers/users.ts';
-import { dicomBytes, multipartBody, uploadFile } from './uploads-fixtures.ts';
+import { dicomBytes, multipartBody, niftiGzBytes, pngBytes, uploadFile } from './uploads-fixtures.ts';
 
 const ROUTES = ['/api/v1/uploads', '/api/v1/uploads/series'] as const;
 
@@ -46,7 +46,7 @@ describe('the multipart doors refuse what they cannot read with 400', () => {
   let t: TestApp;
   let user: TestUser;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ UPLOAD_RATE_PER_MINUTE: '10000' });
     user = await createSignedInUser(t);
   });
   afterAll(async () => t.close());
@@ -80,6 +80,32 @@ describe('the multipart doors refuse what they cannot read with 400', () => {
       });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ detail: 'The upload could not be read' });
+    });
+
+    it(`answers below 500 to bodies cut anywhere, whatever the file, on ${url}`, async () => {
+      const files = [
+        { filename: 'a.png', content: await pngBytes(16) },
+        { filename: 'x.dcm', content: dicomBytes() },
+        { filename: 'y.nii.gz', content: niftiGzBytes() },
+        { filename: 'z.bmp', content: Buffer.concat([Buffer.from('BM'), Buffer.alloc(300, 1)]) },
+      ];
+      const statuses = new Set<number>();
+      for (const file of files) {
+        const body = multipartBody([{ field: 'file', ...file }]);
+        for (let cut = 1; cut < body.payload.length; cut += Math.ceil(body.payload.length / 24)) {
+          const res = await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { ...user.auth, ...body.headers },
+            payload: body.payload.subarray(0, cut),
+          });
+          statuses.add(res.statusCode);
+          // Stored only when every byte of the file and the delimiter after it arrived (only the final "--" missing).
+          const whole = cut >= body.payload.length - '--\r\n'.length;
+          expect([400, 413, 415, ...(whole ? [201] : [])], `${file.filename} cut at ${cut}`).toContain(res.statusCode);
+        }
+      }
+      expect(statuses.has(400)).toBe(true);
     });
   }
 });

@@ -122,7 +122,7 @@ describe('the storage quota of a workspace', () => {
     await t.app.workspaces.setStorageQuota(workspaceId, null);
   });
 
-  it("answers 404 for the usage of a workspace one is not a member of", async () => {
+  it('answers 404 for the usage of a workspace one is not a member of', async () => {
     const other = await createSignedInUser(t);
     const res = await t.app.inject({
       url: `/api/v1/workspaces/${workspaceId}/usage`,

@@ -48,7 +48,13 @@ export function dicomIdentifyingValues(bytes: Uint8Array): string[] | undefined 
     const element = dataSet.elements[tag];
     if (!element || element.length === 0 || element.length > 1024) continue;
     const whole = stringValue(dataSet, tag);
-    if (whole) values.push(...whole.split('\\').map((value) => value.trim()).filter(Boolean));
+    if (whole)
+      values.push(
+        ...whole
+          .split('\\')
+          .map((value) => value.trim())
+          .filter(Boolean),
+      );
   }
   return values;
 }

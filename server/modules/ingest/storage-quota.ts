@@ -26,7 +26,10 @@ export function createStorageQuota({ db, defaultQuotaBytes }: { db: Database; de
   return {
     /** What the workspace uses and may use now. */
     async usage(workspaceId: string): Promise<StorageUsage> {
-      const [own, usedBytes] = await Promise.all([workspaces.storageQuota(workspaceId), uploads.usedBytes(workspaceId)]);
+      const [own, usedBytes] = await Promise.all([
+        workspaces.storageQuota(workspaceId),
+        uploads.usedBytes(workspaceId),
+      ]);
       return { usedBytes, quotaBytes: own ?? defaultQuotaBytes };
     },
 

@@ -11,15 +11,28 @@ export const UPLOAD_IDLE_MS = 60_000;
 
 const UNREADABLE = 'The upload could not be read';
 
-/** The multipart file parts of a request as ingest's files; a single-file upload takes only the "file" field. */
-async function* multipartFiles(request: FastifyRequest, kind: IngestSource['kind']): AsyncIterable<IncomingFile> {
-  for await (const part of request.parts()) {
-    if (part.type !== 'file') continue;
-    if (kind === 'file' && part.fieldname !== 'file') {
-      part.file.resume();
-      throw badRequest(ONE_FILE);
+/**
+ * The multipart file parts of a request as ingest's files; a single-file upload takes only the "file" field.
+ * Whatever the parser itself throws is about the body the client sent (an over-long boundary, a broken part
+ * header): 400 or 413, never a server error.
+ */
+async function* multipartFiles(
+  request: FastifyRequest,
+  kind: IngestSource['kind'],
+  limit: number,
+): AsyncIterable<IncomingFile> {
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (kind === 'file' && part.fieldname !== 'file') {
+        part.file.resume();
+        throw badRequest(ONE_FILE);
+      }
+      yield { name: part.filename ?? '', stream: part.file };
     }
-    yield { name: part.filename ?? '', stream: part.file };
+  } catch (error) {
+    const refusal = multipartRefusal(error, kind, limit);
+    throw refusal instanceof HttpError ? refusal : badRequest(UNREADABLE);
   }
 }
 
@@ -28,9 +41,11 @@ function multipartRefusal(error: unknown, kind: IngestSource['kind'], limit: num
   if (error instanceof HttpError) return error;
   const code = (error as { code?: string }).code;
   const message = (error as Error).message ?? '';
-  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') return badRequest(kind === 'file' ? ONE_FILE : UNREADABLE);
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
+    return badRequest(kind === 'file' ? ONE_FILE : UNREADABLE);
   // The cleaning stage may shrink a file below the limit before storage counts it; the parser's own count stands.
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return kind === 'file' ? tooLarge(tooLargeMessage(limit)) : seriesTooLarge(limit);
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return kind === 'file' ? tooLarge(tooLargeMessage(limit)) : seriesTooLarge(limit);
   if (code?.startsWith('FST_')) return badRequest(UNREADABLE);
   // zlib's refusal of a damaged or cut-short .nii.gz, met while its header is cleaned on arrival.
   if (code?.startsWith('Z_') || message === 'unexpected end of file') {
@@ -71,7 +86,7 @@ export async function fromMultipart<T>(
   try {
     return await ingest({
       kind,
-      files: multipartFiles(request, kind),
+      files: multipartFiles(request, kind, limit),
       ...(Number.isSafeInteger(length) && length > 0 ? { declaredBytes: length } : {}),
     });
   } catch (error) {

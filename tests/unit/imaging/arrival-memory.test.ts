@@ -52,10 +52,7 @@ describe('cleaning uploads on arrival within bounded memory', () => {
     const second = collect(metadataStripper('png', shared), [Buffer.alloc(2000)]);
     await expect(second).rejects.toMatchObject({ statusCode: 503 });
     holding.destroy();
-    const after = await collect(metadataStripper('png', shared), [
-      Buffer.from(pngSignature),
-      Buffer.alloc(2000),
-    ]);
+    const after = await collect(metadataStripper('png', shared), [Buffer.from(pngSignature), Buffer.alloc(2000)]);
     expect(after.length).toBe(2008);
   });
 
