@@ -9,6 +9,8 @@ import type { IncomingFile } from './ingest-source.ts';
 import type { MemoryHold } from './memory-budget.ts';
 import { cleanOriginalName, newStoredFilename } from './upload-names.ts';
 
+const EMPTY = Buffer.alloc(0);
+
 /** Most bytes one series upload may hold, expanded; a series is read whole to be grouped. */
 export const SERIES_MAX_BYTES = 1024 * 1024 * 1024;
 /** Most files one series upload may hold, expanded. */
@@ -38,6 +40,7 @@ export async function readSeriesFiles(
   let total = 0;
   for await (const file of files) {
     const chunks: Buffer[] = [];
+    let size = 0;
     for await (const chunk of file.stream as AsyncIterable<Buffer>) {
       total += chunk.length;
       if (total > limit) {
@@ -46,8 +49,16 @@ export async function readSeriesFiles(
       }
       hold.takeOrRefuse(chunk.length);
       chunks.push(chunk);
+      size += chunk.length;
     }
-    read.push({ name: cleanOriginalName(file.name), bytes: new Uint8Array(Buffer.concat(chunks)) });
+    // Each chunk is let go once copied, so a large part is not held twice over for long.
+    const bytes = new Uint8Array(size);
+    for (let i = 0, at = 0; i < chunks.length; i++) {
+      bytes.set(chunks[i]!, at);
+      at += chunks[i]!.length;
+      chunks[i] = EMPTY;
+    }
+    read.push({ name: cleanOriginalName(file.name), bytes });
   }
   if (read.length === 0) throw badRequest('Send DICOM slices or one .zip in the upload');
   return read;
