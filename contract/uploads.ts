@@ -113,3 +113,18 @@ export const UPLOAD_LIMIT_HEADER = 'x-upload-max-bytes';
 export function tooLargeMessage(limitBytes: number): string {
   return `This file is larger than the ${Number((limitBytes / 1024 / 1024).toFixed(2))} MB limit`;
 }
+
+/** Query of POST /uploads and POST /uploads/series. */
+export const uploadQuery = z.object({
+  deidentify: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'false keeps the files as sent: no de-identification, no metadata stripping, the client names kept. ' +
+        'Workspace admins only (403 for anyone else), and recorded in the audit log as kept_original',
+    ),
+});
+
+/** The 403 detail of a non-admin asking to keep originals (deidentify=false). */
+export const KEEP_ORIGINAL_ADMINS_ONLY =
+  'Only a workspace admin can keep files as sent (deidentify=false): uploads by other members are always de-identified.';

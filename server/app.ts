@@ -8,6 +8,8 @@ import { createHealthProbe } from './modules/health/health-probe.ts';
 import { createMailer } from './mail/mailer.ts';
 import previewServices from './modules/previews/preview-services.ts';
 import uploadSweep from './modules/uploads/upload-sweep.ts';
+import ingest from './modules/ingest/ingest.plugin.ts';
+import uploadRateLimit from './modules/uploads/upload-rate-limit.ts';
 import { registerApiRoutes } from './routes.ts';
 import authGuard from './modules/auth/auth.guard.ts';
 import workspaceGuard from './modules/workspaces/workspace.guard.ts';
@@ -85,6 +87,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(previewServices);
   await app.register(uploadSweep);
   await app.register(workspaceGuard);
+  await app.register(ingest);
+  await app.register(uploadRateLimit);
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
   await app.register(staticSite);
   app.addHook('onClose', async () => app.mailer.close());

@@ -12,6 +12,12 @@ export interface Config {
   publicSiteUrl: string;
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   uploadMaxBytes: number;
+  /** Most bytes a workspace's images may take in storage, unless the workspace has its own quota. */
+  workspaceQuotaBytes: number;
+  /** Most bytes all uploads being received may hold in memory together (DICOM de-identified whole, series parts). */
+  uploadMemoryBytes: number;
+  /** Uploads (single files and series) one signed-in account may start per minute. */
+  uploadRatePerMinute: number;
   redisUrl: string | undefined;
   sessionIdleHours: number;
   sessionMaxDays: number;
@@ -135,6 +141,9 @@ export function loadConfig(env: Env = process.env): Config {
         }
       : undefined,
     uploadMaxBytes: integer(env, 'UPLOAD_MAX_BYTES', 2 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    workspaceQuotaBytes: integer(env, 'WORKSPACE_QUOTA_BYTES', 1024 ** 4, 0, Number.MAX_SAFE_INTEGER),
+    uploadMemoryBytes: integer(env, 'UPLOAD_MEMORY_BUDGET_BYTES', 1024 ** 3, 1024 * 1024, Number.MAX_SAFE_INTEGER),
+    uploadRatePerMinute: integer(env, 'UPLOAD_RATE_PER_MINUTE', 120, 1, 1_000_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     sessionIdleHours: integer(env, 'SESSION_IDLE_HOURS', 12, 1, 24 * 365),
     sessionMaxDays: integer(env, 'SESSION_MAX_DAYS', 7, 1, 365),

@@ -5,6 +5,7 @@ import analyticsRoutes from './modules/analytics/analytics.routes.ts';
 import uploadsRoutes from './modules/uploads/uploads.routes.ts';
 import libraryRoutes from './modules/library/library.routes.ts';
 import seriesRoutes from './modules/uploads/series.routes.ts';
+import usageRoutes from './modules/ingest/usage.routes.ts';
 import previewsRoutes from './modules/previews/previews.routes.ts';
 import qcRoutes from './modules/qc/qc.routes.ts';
 import qcBatchRoutes from './modules/qc/qc-batch.routes.ts';
@@ -33,6 +34,7 @@ export async function registerApiRoutes(app: FastifyInstance): Promise<void> {
   await app.register(uploadsRoutes);
   await app.register(libraryRoutes);
   await app.register(seriesRoutes);
+  await app.register(usageRoutes);
   await app.register(metricsRoutes);
   await app.register(authRoutes);
   await app.register(profileRoutes);

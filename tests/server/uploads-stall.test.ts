@@ -6,10 +6,13 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiveUpload } from '../../server/modules/uploads/upload-receiver.ts';
+import { createMemoryBudget } from '../../server/modules/ingest/memory-budget.ts';
+import { cleaningLimits } from '../../server/modules/ingest/prepare-on-arrival.ts';
+import { receiveSingleFile } from '../../server/modules/ingest/single-file.ts';
+import { fromMultipart } from '../../server/modules/uploads/multipart-source.ts';
 import { createDiskStorage } from '../../server/storage/disk-storage.ts';
 
-// The receiver on a real listening server, with a short idle limit, so a stalled client can be played.
+// The multipart door and the single-file reception on a real listening server, with a short idle limit, so a stalled client can be played.
 describe('an upload whose client stops sending', () => {
   let app: FastifyInstance;
   let root: string;
@@ -22,7 +25,14 @@ describe('an upload whose client stops sending', () => {
     await app.register(multipart, { limits: { fileSize: 1024 ** 3 } });
     app.post('/u', async (request) => {
       try {
-        const file = await receiveUpload(request, storage, 1024 ** 3, 300);
+        const context = {
+          storage,
+          limit: 1024 ** 3,
+          keepOriginal: false,
+          uidSalt: async () => 'salt',
+          cleaning: cleaningLimits(createMemoryBudget(1024 ** 3)),
+        };
+        const file = await fromMultipart(request, 'file', 1024 ** 3, (s) => receiveSingleFile(s.files, context), 300);
         outcomes.push(`stored ${file.size}`);
         return { size: file.size };
       } catch (error) {

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,7 +9,6 @@ import { sliceCount } from '../../imaging/preview-render.ts';
 import type { ImageVolume } from '../../imaging/volume.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
-import { uploads } from '../uploads/uploads.table.ts';
 import { imageMetadataOf } from './image-metadata.ts';
 import { renderSliceOffThread } from './render-off-thread.ts';
 import { hasMetadata, metadataWithoutPixels } from './upload-metadata.ts';
@@ -24,8 +22,7 @@ export default async function previewsRoutes(fastify: FastifyInstance): Promise<
   const volumes = app.volumes;
   const previews = app.previewCache;
   const guarded = { preHandler: app.inWorkspace('read') };
-  const saveMetadata = (upload: UploadRow, metadata: ImageMetadata) =>
-    app.db.update(uploads).set({ metadata }).where(eq(uploads.id, upload.id));
+  const saveMetadata = (upload: UploadRow, metadata: ImageMetadata) => repo.saveMetadata(upload.id, metadata);
 
   app.get(
     '/uploads/:stored_filename/preview.png',

@@ -1,10 +1,9 @@
-import { eq, isNull, and } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import pLimit from 'p-limit';
 import type { Database } from '../../db/connect.ts';
 import { HttpError } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
-import type { UploadRow } from '../uploads/uploads.repository.ts';
-import { uploads } from '../uploads/uploads.table.ts';
+import { createUploadsRepository, type UploadRow } from '../uploads/uploads.repository.ts';
 import { imageMetadataOf } from './image-metadata.ts';
 import { imagingHttpError } from './imaging-errors.ts';
 import { renderThumbnailOffThread } from './render-off-thread.ts';
@@ -67,10 +66,7 @@ export function createThumbnailStore({
           .values({ uploadId: upload.id, image, reason: refused?.message ?? null, status: refused?.statusCode ?? null })
           .onConflictDoNothing();
         if (metadata && !hasMetadata(upload.metadata)) {
-          await tx
-            .update(uploads)
-            .set({ metadata })
-            .where(and(eq(uploads.id, upload.id), isNull(uploads.metadata)));
+          await createUploadsRepository({ db }).saveMetadata(upload.id, metadata, { onlyIfUnset: true }, tx);
         }
       });
     } catch {

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { ByteRange, Storage } from '../../storage/storage.ts';
-import { fileTypeOf } from './file-types.ts';
+import { fileTypeOf } from '../ingest/file-types.ts';
 import { uploadStorageKey, type UploadRow } from './uploads.repository.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, ilike, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, sql, type SQLWrapper } from 'drizzle-orm';
 import type { UploadItem } from '../../../contract/uploads.ts';
 import type { Database } from '../../db/connect.ts';
 import { notFound } from '../../http-errors.ts';
@@ -57,7 +57,12 @@ export function createUploadsRepository({ db }: { db: Database }) {
      * statement: both land or neither does. One statement rather than a transaction of three is one round trip
      * instead of five, which on the embedded PGlite is most of an upload's CPU.
      */
-    async insert(values: NewUpload & { createdAt: Date }, event: AuditEvent, also?: SQLWrapper): Promise<void> {
+    async insert(
+      values: NewUpload & { createdAt: Date },
+      event: AuditEvent,
+      also?: SQLWrapper,
+      tx: Database = db,
+    ): Promise<void> {
       // Each insert as bare SQL: drizzle would put a query builder in parentheses, which a CTE cannot end with.
       const upload = db.insert(uploads).values(values).getSQL();
       const audit = createAuditRepository({ db })
@@ -65,7 +70,7 @@ export function createUploadsRepository({ db }: { db: Database }) {
         .getSQL();
       // Data-modifying CTEs: PostgreSQL checks the report's foreign key at the end of the statement, when the
       // upload it names is in.
-      await db.execute(
+      await tx.execute(
         also
           ? sql`with upload as (${upload}), audit as (${audit}) ${also.getSQL()}`
           : sql`with upload as (${upload}) ${audit}`,
@@ -119,6 +124,29 @@ export function createUploadsRepository({ db }: { db: Database }) {
         .update(uploads)
         .set({ ...content, metadata: null })
         .where(eq(uploads.id, id));
+    },
+
+    /** Bytes the workspace's uploads take in storage, read inside `tx` when given (under the quota lock). */
+    async usedBytes(workspaceId: string, tx: Database = db): Promise<number> {
+      const [row] = await tx
+        .select({ used: sql<string>`coalesce(sum(${uploads.sizeBytes}), 0)` })
+        .from(uploads)
+        .where(eq(uploads.workspaceId, workspaceId));
+      return Number(row?.used ?? 0);
+    },
+
+    /**
+     * Keeps the image metadata read from an upload's file (by a preview or a thumbnail). With `onlyIfUnset`, a
+     * value saved meanwhile is left as it is.
+     */
+    async saveMetadata(
+      id: string,
+      metadata: Record<string, unknown>,
+      options: { onlyIfUnset?: boolean } = {},
+      tx: Database = db,
+    ): Promise<void> {
+      const target = options.onlyIfUnset ? and(eq(uploads.id, id), isNull(uploads.metadata)) : eq(uploads.id, id);
+      await tx.update(uploads).set({ metadata }).where(target);
     },
 
     /** Removes the row (its share links and QC results go with it). */

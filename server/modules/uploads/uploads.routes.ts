@@ -1,7 +1,6 @@
 import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import multipart from '@fastify/multipart';
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,19 +13,17 @@ import {
   shareTokenParams,
   storedFilenameParams,
   uploadItem,
+  uploadQuery,
 } from '../../../contract/uploads.ts';
 import { notFound } from '../../http-errors.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { createAuditRepository } from '../audit/audit.repository.ts';
-import { pixelsMayIdentify } from '../../imaging/dicom/deidentify-report.ts';
-import { createDeidentificationRepository } from '../deidentification/deidentification.repository.ts';
-import { isDeidentifiedOnArrival, keepsOriginal } from './prepare-on-arrival.ts';
 import { deletePreviews } from '../previews/preview-cleanup.ts';
 import { sendUpload } from './file-delivery.ts';
-import { receiveUpload } from './upload-receiver.ts';
+import { fromMultipart } from './multipart-source.ts';
 import { createUploadsRepository, toUploadItem, uploadStorageKey } from './uploads.repository.ts';
 
-const errors = errorResponses(400, 401, 403, 404, 413, 415, 422);
+const errors = errorResponses(400, 401, 403, 404, 413, 415, 422, 429, 503);
 
 /** The image library of a workspace: upload, list, download, delete and share its images. */
 export default async function uploadsRoutes(fastify: FastifyInstance): Promise<void> {
@@ -46,46 +43,19 @@ export default async function uploadsRoutes(fastify: FastifyInstance): Promise<v
   const reading = { preHandler: app.inWorkspace('read') };
   const writing = { preHandler: app.inWorkspace('upload') };
 
-  app.post('/uploads', { ...writing, schema: { response: { 201: uploadItem, ...errors } } }, async (request, reply) => {
-    const member = currentMembership(request);
-    const file = await receiveUpload(request, app.storage, limit);
-    const report = file.deidentification;
-    const kept = keepsOriginal(request);
-    const row = {
-      id: randomUUID(),
-      ownerId: member.userId,
-      workspaceId: member.workspaceId,
-      storedFilename: file.storedFilename,
-      // A de-identified file is named from its de-identified values: the client's name (often the patient's) is dropped.
-      originalName: report?.fileName ?? file.originalName,
-      extension: file.type.extension,
-      sizeBytes: file.size,
-      sha256: file.sha256,
-      // Text burned into the pixels that could not be blanked leaves the file identifiable: never called de-identified.
-      deidentified: isDeidentifiedOnArrival(file.type.format, request) && !(report && pixelsMayIdentify(report)),
-      contentType: file.type.contentType,
-      format: file.type.format,
-      createdAt: app.clock(),
-    };
-    await repo.insert(
-      row,
-      {
-        userId: member.userId,
-        action: 'upload.create',
-        ip: request.ip,
-        detail: {
-          stored_filename: file.storedFilename,
-          name: row.originalName,
-          size_bytes: file.size,
-          sha256: file.sha256,
-          // Keeping the original (?deidentify=false) keeps its name too, and is on the record.
-          ...(kept && { kept_original: true, original_name: file.originalName }),
-        },
-      },
-      report && createDeidentificationRepository({ db: app.db }).insertOf(row.id, report),
-    );
-    return reply.code(201).send(toUploadItem(row));
-  });
+  app.post(
+    '/uploads',
+    {
+      preHandler: [app.inWorkspace('upload'), app.uploadRateLimit],
+      schema: { querystring: uploadQuery, response: { 201: uploadItem, ...errors } },
+    },
+    async (request, reply) => {
+      const { workspaceId, userId } = currentMembership(request);
+      const options = { workspaceId, userId, keepOriginal: request.query.deidentify === 'false', ip: request.ip };
+      const [stored] = await fromMultipart(request, 'file', limit, (source) => app.ingest.ingest(source, options));
+      return reply.code(201).send(toUploadItem(stored!));
+    },
+  );
 
   app.get(
     '/uploads/:stored_filename',

@@ -241,6 +241,33 @@ export function createWorkspacesRepository({ db }: { db: Database }) {
       });
     },
 
+    /**
+     * The workspace's own storage quota (null: the server's default), its row held until `tx` ends, so uploads
+     * committed against the quota one after another see each other's bytes. Undefined for an unknown workspace.
+     */
+    async lockStorageQuota(tx: Database, workspaceId: string): Promise<number | null | undefined> {
+      const [row] = await tx
+        .select({ quota: workspaces.storageQuotaBytes })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceId))
+        .for('update');
+      return row ? row.quota : undefined;
+    },
+
+    /** The workspace's own storage quota in bytes; null takes the server's default (WORKSPACE_QUOTA_BYTES). */
+    async storageQuota(workspaceId: string): Promise<number | null> {
+      const [row] = await db
+        .select({ quota: workspaces.storageQuotaBytes })
+        .from(workspaces)
+        .where(eq(workspaces.id, workspaceId));
+      return row?.quota ?? null;
+    },
+
+    /** Gives the workspace its own storage quota (a plan's), or back the server's default with null. */
+    async setStorageQuota(workspaceId: string, bytes: number | null): Promise<void> {
+      await db.update(workspaces).set({ storageQuotaBytes: bytes }).where(eq(workspaces.id, workspaceId));
+    },
+
     /** Removes a member (or lets one leave); refuses to remove the last admin (409). */
     async removeMember(workspaceId: string, userId: string): Promise<void> {
       if (!UUID.test(userId)) throw memberNotFound();

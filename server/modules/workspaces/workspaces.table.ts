@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAtColumn, idColumn } from '../../db/columns.ts';
 import { users } from '../auth/users.table.ts';
 
@@ -10,6 +10,8 @@ export const workspaces = pgTable(
     name: text('name').notNull(),
     /** Set only on a personal workspace: the one user it belongs to. At most one per user. */
     personalOwnerId: uuid('personal_owner_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Most bytes its images may take in storage; null takes WORKSPACE_QUOTA_BYTES (a plan may set its own). */
+    storageQuotaBytes: bigint('storage_quota_bytes', { mode: 'number' }),
     createdAt: createdAtColumn(),
   },
   (t) => [uniqueIndex('workspaces_personal_owner_idx').on(t.personalOwnerId)],

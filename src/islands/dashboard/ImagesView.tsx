@@ -6,6 +6,7 @@ import { $imageLinkError, imageLinkOf, openImageLink } from '../../stores/image-
 import { $library, loadLibrary, loadMoreLibrary } from '../../stores/library.ts';
 import DetailsModal from './DetailsModal.tsx';
 import LibraryGrid from './LibraryGrid.tsx';
+import StorageUsageMeter from './StorageUsageMeter.tsx';
 import UploadControls from './UploadControls.tsx';
 
 /** Typing pause after which the search is sent to the server. */
@@ -70,6 +71,7 @@ export default function ImagesView() {
         </div>
       </div>
       <UploadControls />
+      <StorageUsageMeter />
       {linkError && (
         <p role="alert" className="dash-error">
           {linkError}

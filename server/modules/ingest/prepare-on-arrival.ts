@@ -1,67 +1,39 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
 import { UnreadableDicomError } from '../../workers/deidentify-off-thread.ts';
 import { stripRasterMetadata } from '../../imaging/strip-raster-metadata.ts';
-import { HttpError, tooLarge, unsupportedType } from '../../http-errors.ts';
-import { currentMembership } from '../workspaces/workspace.guard.ts';
-import { uidSaltOf } from '../deidentification/uid-salts.repository.ts';
+import { tooLarge, unsupportedType } from '../../http-errors.ts';
 import { checkSignature, HEAD_BYTES, type FileType } from './file-types.ts';
 import { MAX_DECODE_BYTES } from '../previews/volume-loader.ts';
+import { serverBusy, type MemoryBudget } from './memory-budget.ts';
 
 const stripped = new Set(['jpg', 'png', 'webp', 'tiff']);
 
 /** How much the cleaning stage may hold in memory. */
 export interface CleaningLimits {
-  /** Most bytes all uploads being cleaned may hold together. */
-  budget: number;
+  /** The memory budget all uploads being cleaned (and series being read) share. */
+  budget: MemoryBudget;
   /** Largest picture rewritten in memory; larger ones are stored as sent. */
   pictureHold: number;
   /** Largest DICOM file de-identified; larger ones are refused. */
   dicomHold: number;
 }
 
-const defaultLimits: CleaningLimits = {
-  budget: 1024 * 1024 * 1024,
-  pictureHold: 256 * 1024 * 1024,
-  dicomHold: MAX_DECODE_BYTES,
-};
-let heldByAllUploads = 0;
-const EMPTY = Buffer.alloc(0);
-
-const serverBusy = () => new HttpError(503, 'The server is busy with other uploads. Try again in a minute.');
-
-/** True when the uploader asked to keep the file as sent (`POST /uploads?deidentify=false`). */
-export function keepsOriginal(request: FastifyRequest): boolean {
-  return (request.query as Record<string, unknown> | undefined)?.deidentify === 'false';
+/** The hold limits of the cleaning stage, on the given shared budget. */
+export function cleaningLimits(budget: MemoryBudget): CleaningLimits {
+  return { budget, pictureHold: 256 * 1024 * 1024, dicomHold: MAX_DECODE_BYTES };
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /** Whether an upload of this format is stored de-identified (DICOM, unless the uploader keeps the original). */
-export function isDeidentifiedOnArrival(format: string, request: FastifyRequest): boolean {
-  return format === 'dcm' && !keepsOriginal(request);
+export function isDeidentifiedOnArrival(format: string, keepOriginal: boolean): boolean {
+  return format === 'dcm' && !keepOriginal;
 }
 
 /** Whether this upload goes through `metadataStripper`; when not, the stage can be left out of the stream. */
-export function stripsOnArrival(format: string, request: FastifyRequest): boolean {
-  return stripped.has(format) && !keepsOriginal(request);
-}
-
-/** Counts bytes against the memory budget all uploads being cleaned share, so parallel ones cannot exhaust the server. */
-function budgetHold(budget: number) {
-  let held = 0;
-  return {
-    /** Counts `bytes` as held; false, counting nothing, when the budget has no room for them. */
-    take(bytes: number): boolean {
-      if (heldByAllUploads + bytes > budget) return false;
-      held += bytes;
-      heldByAllUploads += bytes;
-      return true;
-    },
-    release(): void {
-      heldByAllUploads -= held;
-      held = 0;
-    },
-  };
+export function stripsOnArrival(format: string, keepOriginal: boolean): boolean {
+  return stripped.has(format) && !keepOriginal;
 }
 
 /**
@@ -75,11 +47,11 @@ function budgetHold(budget: number) {
 export async function deidentifiedUpload<T>(
   file: Readable,
   type: FileType,
-  request: FastifyRequest,
+  uidSalt: () => Promise<string>,
   cleanAndStore: (whole: Uint8Array, uidSalt: string) => Promise<T>,
-  limits: CleaningLimits = defaultLimits,
+  limits: CleaningLimits,
 ): Promise<T | undefined> {
-  const hold = budgetHold(limits.budget);
+  const hold = limits.budget.hold();
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -105,7 +77,7 @@ export async function deidentifiedUpload<T>(
       chunks[i] = EMPTY;
     }
     try {
-      return await cleanAndStore(whole, await uidSaltOf(request.server.db, currentMembership(request).workspaceId));
+      return await cleanAndStore(whole, await uidSalt());
     } catch (error) {
       if (error instanceof UnreadableDicomError) throw unsupportedType(error.message);
       throw error;
@@ -120,8 +92,8 @@ export async function deidentifiedUpload<T>(
  * reaches storage. The picture is held in memory to be rewritten, up to the hold limit and within the
  * budget all uploads share; a larger one, or one that cannot be parsed, is stored as sent.
  */
-export function metadataStripper(format: string, limits: CleaningLimits = defaultLimits): Transform {
-  const hold = budgetHold(limits.budget);
+export function metadataStripper(format: string, limits: CleaningLimits): Transform {
+  const hold = limits.budget.hold();
   const chunks: Buffer[] = [];
   let size = 0;
   let passing = false;
