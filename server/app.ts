@@ -11,6 +11,7 @@ import { registerApiRoutes } from './routes.ts';
 import authGuard from './plugins/auth-guard.ts';
 import workspaceGuard from './plugins/workspace-guard.ts';
 import errorHandling from './plugins/error-handling.ts';
+import ocrCheck from './plugins/ocr-check.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security-headers.ts';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(workspaceGuard);
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
   await app.register(staticSite);
+  await app.register(ocrCheck);
   app.addHook('onClose', async () => app.mailer.close());
   return app;
 }

@@ -418,6 +418,7 @@ export async function deidentifyDicomWithReport(input: Uint8Array, salt: string)
     report: {
       ...report.result(context.uids.size, deidentifiedName(dataSet, context, newInstance)),
       burnedInText: burnedIn.status,
+      ...(burnedIn.reason ? { burnedInReason: burnedIn.reason } : {}),
       burnedInRegions: burnedIn.regions,
       burnedInAnnotation: burnedIn.status === 'blanked' && annotation ? 'NO' : (annotation ?? null),
       pixelDataDecompressed: burnedIn.blanked?.decoded ?? false,
