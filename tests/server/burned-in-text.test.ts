@@ -121,6 +121,19 @@ describe('burned-in text', () => {
     expect(metadata.json().deidentified).toBe(false);
   });
 
+  it('flags an unmarked ultrasound whose pixels cannot be decoded here as not de-identified, and says why', async () => {
+    const file = await makeDicomImage({ syntax: 'rle', modality: 'US' });
+    const res = await uploadFile(t, user, 'scan.dcm', Buffer.from(damagedRle(file)));
+    expect(res.statusCode).toBe(201);
+    const item = res.json<{ stored_filename: string }>();
+    const report = await reportOf(item.stored_filename);
+    expect(report.burned_in_text).toBe('not-checkable');
+    expect(report.burned_in_reason).toBe(
+      'burned-in text could not be checked: its pixel data could not be decoded here',
+    );
+    expect((await listed(item.stored_filename)).identifiable).toBe(true);
+  });
+
   it('flags a compressed image marked YES in which no text is found: the mark stays, so does the flag', async () => {
     const file = await makeDicomImage({ syntax: 'rle', modality: 'US', burnedInAnnotation: 'YES' });
     const res = await uploadFile(t, user, 'scan.dcm', Buffer.from(file));
