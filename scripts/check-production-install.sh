@@ -42,6 +42,8 @@ if PATH="$ocr_bin" /bin/sh -c 'command -v tesseract' >/dev/null; then echo "tess
 no_network=()
 if unshare -n true 2>/dev/null; then no_network=(unshare -n); fi
 "${no_network[@]}" env PATH="$ocr_bin" node scripts/check-burned-in-text.ts
+# The model is read from node_modules and never cached elsewhere (tesseract.js would write it to the cwd).
+if [ -e eng.traineddata ]; then echo "the OCR engine wrote its model into the working directory"; exit 1; fi
 if [ ${#no_network[@]} -gt 0 ]; then echo "(read without network access)"; fi
 
 if curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1; then echo "port $port is taken"; exit 1; fi
