@@ -14,6 +14,9 @@ const MIN_CONFIDENCE = 60;
 /** Longest one image may take; a stuck engine is ended and the next image starts a new one. */
 const RECOGNIZE_TIMEOUT_MS = 60_000;
 
+/** An engine left unused this long is ended: it holds its model and WebAssembly memory (about 90 MB) meanwhile. */
+const IDLE_MS = 120_000;
+
 /** A word the OCR engine read, and where (in pixels of the image read). */
 export interface Word {
   x: number;
@@ -34,6 +37,7 @@ export class OcrUnavailableError extends Error {
 let engine: Promise<Worker> | undefined;
 /** The last job handed to the engine: the next one waits for it. */
 let queue: Promise<unknown> = Promise.resolve();
+let idleTimer: NodeJS.Timeout | undefined;
 
 /**
  * Where the English model (eng.traineddata.gz) lies: OCR_MODEL_DIR when set (a model of an operator's choosing),
@@ -149,7 +153,14 @@ export function wordsOfTsv(tsv: string): Word[] {
 export function readWords(grey: Uint8Array, width: number, height: number): Promise<Word[]> {
   // PGM: the plainest format the engine's image library reads, so nothing has to be encoded.
   const image = Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), grey]);
+  clearTimeout(idleTimer);
   const job = queue.then(() => recognizeTsv(image)).then(wordsOfTsv);
   queue = job.catch(() => {});
+  const last = queue;
+  void last.then(() => {
+    if (queue !== last) return;
+    // Unref'd: an idle engine's timer keeps neither the thread nor the process alive.
+    idleTimer = setTimeout(() => void closeOcr(), IDLE_MS).unref();
+  });
   return job;
 }
