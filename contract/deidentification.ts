@@ -35,8 +35,14 @@ export const deidentificationReport = z.object({
   uids_remapped: z.number().int().nonnegative().describe('Distinct UIDs replaced, consistently within this workspace'),
   private_tags_dropped: z.number().int().nonnegative().describe('Private attributes removed'),
   burned_in_text: z
-    .enum(['not-checked', 'none-found', 'blanked', 'not-cleanable'])
-    .describe('Text burned into the pixels: not checked, none found, blanked, or found and not cleanable'),
+    .enum(['not-checked', 'none-found', 'blanked', 'not-cleanable', 'not-checkable'])
+    .describe(
+      'Text burned into the pixels: not checked, none found, blanked, found and not cleanable, or possible and not checkable (then not de-identified)',
+    ),
+  burned_in_reason: z
+    .string()
+    .nullable()
+    .describe('Why burned-in text could not be checked ("burned-in text could not be checked: …"), else null'),
   burned_in_regions: z
     .array(
       z.object({

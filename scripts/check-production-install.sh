@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI: a production install (`npm ci --omit=dev`) of this checkout, then `npm start`. On a Node older than
 # 24 it must say what to do; on Node 24 (the development install's own, when the system's is older) it must
-# start and answer /api/v1/health. Usage: scripts/check-production-install.sh (from the repository root,
-# after `npm ci` and a site build, whose dist/ it reuses).
+# blank burned-in text with no OCR program on PATH and no network, then start and answer /api/v1/health.
+# Usage: scripts/check-production-install.sh (from the repository root, after `npm ci` and a site build, whose
+# dist/ it reuses).
 set -euo pipefail
 root=$(pwd)
 prod=$(mktemp -d)
@@ -30,6 +31,20 @@ if [ "$system_major" -lt 24 ]; then
   echo "On Node $system_major, npm start says: $(grep -m1 'needs Node.js 24' "$prod/old-node.log")"
   export PATH="$root/node_modules/node/bin:$PATH"
 fi
+
+# Burned-in text is read in process (tesseract.js and its English model are dependencies): on a PATH holding
+# only node, and with no network where this machine can take it away, a word burned into an ultrasound frame
+# must be found and blanked.
+ocr_bin="$prod/ocr-bin"
+mkdir -p "$ocr_bin"
+ln -s "$(command -v node)" "$ocr_bin/node"
+if PATH="$ocr_bin" /bin/sh -c 'command -v tesseract' >/dev/null; then echo "tesseract is on the OCR check's PATH"; exit 1; fi
+no_network=()
+if unshare -n true 2>/dev/null; then no_network=(unshare -n); fi
+"${no_network[@]}" env PATH="$ocr_bin" node scripts/check-burned-in-text.ts
+# The model is read from node_modules and never cached elsewhere (tesseract.js would write it to the cwd).
+if [ -e eng.traineddata ]; then echo "the OCR engine wrote its model into the working directory"; exit 1; fi
+if [ ${#no_network[@]} -gt 0 ]; then echo "(read without network access)"; fi
 
 if curl -fsS "http://127.0.0.1:$port/api/v1/health" >/dev/null 2>&1; then echo "port $port is taken"; exit 1; fi
 PORT=$port DATA_DIR="$prod/data" LOG_LEVEL=warn setsid npm start >"$prod/start.log" 2>&1 &

@@ -14,6 +14,7 @@ import { registerApiRoutes } from './routes.ts';
 import authGuard from './modules/auth/auth.guard.ts';
 import workspaceGuard from './modules/workspaces/workspace.guard.ts';
 import errorHandling from './plugins/error-handling.ts';
+import ocrCheck from './plugins/ocr-check.ts';
 import openapi from './plugins/openapi.ts';
 import rateLimit from './plugins/rate-limit.ts';
 import repositories from './plugins/repositories.ts';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(uploadRateLimit);
   await app.register(registerApiRoutes, { prefix: '/api/v1' });
   await app.register(staticSite);
+  await app.register(ocrCheck);
   app.addHook('onClose', async () => app.mailer.close());
   return app;
 }

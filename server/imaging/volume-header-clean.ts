@@ -14,10 +14,36 @@ export function niftiDataOffset(head: Uint8Array): number | undefined {
   return head.length >= 544 ? 544 : undefined;
 }
 
+/** Where each free-text field of a NIfTI header lies: [offset, length] in NIfTI-1 (348) and NIfTI-2 (540) headers. */
+const niftiText = {
+  // data_type and db_name are ANALYZE 7.5 leftovers no reader uses; anything may have been written there.
+  348: {
+    fields: [
+      [4, 10],
+      [14, 18],
+      [148, 80],
+      [228, 24],
+      [328, 16],
+    ],
+    extension: 348,
+  },
+  // intent_name, then unused_str: fifteen bytes the format leaves free.
+  540: {
+    fields: [
+      [240, 80],
+      [320, 24],
+      [508, 16],
+      [525, 15],
+    ],
+    extension: 540,
+  },
+} as const;
+
 /**
- * The NIfTI header `head` (every byte up to the voxels) with `descrip` and `aux_file` emptied and the
- * extensions removed: the extension flag cleared and their bytes zeroed, so the voxels stay where they are.
- * Anything that is not a NIfTI-1 or NIfTI-2 header is returned unchanged.
+ * The NIfTI header `head` (every byte up to the voxels) with its free text emptied (`descrip`, `aux_file`,
+ * `intent_name`, and NIfTI-1's `data_type` and `db_name` or NIfTI-2's unused bytes) and the extensions removed:
+ * the extension flag cleared and their bytes zeroed, so the voxels stay where they are. Anything that is not a
+ * NIfTI-1 or NIfTI-2 header is returned unchanged.
  */
 export function cleanNiftiHeader(head: Uint8Array): Uint8Array {
   // A copy of its own (a Buffer's slice would be a view into a shared pool).
@@ -26,15 +52,9 @@ export function cleanNiftiHeader(head: Uint8Array): Uint8Array {
   const view = new DataView(out.buffer);
   for (const little of [true, false]) {
     const size = out.length >= 4 ? view.getInt32(0, little) : 0;
-    const layout =
-      size === 348
-        ? { descrip: 148, aux: 228, extension: 348 }
-        : size === 540
-          ? { descrip: 240, aux: 320, extension: 540 }
-          : undefined;
+    const layout = size === 348 || size === 540 ? niftiText[size] : undefined;
     if (!layout || out.length < layout.extension) continue;
-    out.fill(0, layout.descrip, layout.descrip + 80);
-    out.fill(0, layout.aux, layout.aux + 24);
+    for (const [offset, length] of layout.fields) out.fill(0, offset, offset + length);
     // Bytes 0-3 after the header: the extension flag (byte 0) and three reserved bytes; then the extensions.
     out.fill(0, layout.extension);
     return out;
@@ -43,17 +63,62 @@ export function cleanNiftiHeader(head: Uint8Array): Uint8Array {
 }
 
 /**
- * An NRRD header (the text up to and including its blank line) without its free text: comment lines,
- * `content`, and every `key:=value` pair; the fields that describe the data are kept.
+ * NRRD fields that describe the data, by name without spaces (NRRD allows both "space directions" and
+ * "spacedirections"): every other field (`content`, `labels`, `units`, `sample units`, ones this list does not
+ * know) is free text a person may have typed a name into.
+ */
+const nrrdDataFields = new Set([
+  'type',
+  'dimension',
+  'space',
+  'spacedimension',
+  'sizes',
+  'spacedirections',
+  'spaceorigin',
+  'spacings',
+  'thicknesses',
+  'axismins',
+  'axismaxs',
+  'centers',
+  'centerings',
+  'kinds',
+  'endian',
+  'encoding',
+  'lineskip',
+  'byteskip',
+  'datafile',
+  'measurementframe',
+  'blocksize',
+  'oldmin',
+  'oldmax',
+  'min',
+  'max',
+]);
+
+/** Units of the space axes, kept only when each is a plain unit word ("mm", "microns"), not a sentence. */
+const plainSpaceUnits = /^\s*("[A-Za-z]{0,12}"\s*)+$/;
+
+/**
+ * An NRRD header (the text up to and including its blank line) with only the fields that describe the data:
+ * the magic line, the data fields above (and the file names a `data file: LIST` is followed by), `space units`
+ * when they are plain units, and the blank line. Comments, `content`, `labels`, `units`, every `key:=value`
+ * pair and anything else go.
  */
 export function cleanNrrdHeader(header: string): string {
+  let fileList = false;
   return header
     .split('\n')
     .filter((line, index) => {
       if (index === 0) return true; // The magic, "NRRD0004".
-      if (line.startsWith('#')) return false;
-      if (line.includes(':=')) return false;
-      return !/^content\s*:/i.test(line);
+      if (fileList || line.trim() === '') return true;
+      if (line.startsWith('#') || line.includes(':=')) return false;
+      const colon = line.indexOf(':');
+      if (colon < 0) return false;
+      const field = line.slice(0, colon).replace(/\s+/g, '').toLowerCase();
+      const value = line.slice(colon + 1);
+      if (field === 'spaceunits') return plainSpaceUnits.test(value);
+      if (field === 'datafile' && /^\s*LIST\b/.test(value)) fileList = true;
+      return nrrdDataFields.has(field);
     })
     .join('\n');
 }

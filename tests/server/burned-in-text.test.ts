@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWords } from '../../server/imaging/dicom/burned-in-text.ts';
+import { readWords } from '../../server/imaging/dicom/ocr-engine.ts';
 import { parseDicom, stringValue } from '../../server/imaging/dicom/dicom-dataset.ts';
 import { uploadStorageKey } from '../../server/modules/uploads/uploads.repository.ts';
 import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
@@ -64,7 +64,9 @@ describe('burned-in text', () => {
   it('is found by OCR in an image marked YES, blanked, and reported; Burned In Annotation becomes NO', async () => {
     const pixels = await imageWithText();
     // The rendered text is readable before upload: the check below could fail.
-    expect(readWords(pixels, WIDTH, HEIGHT)?.map((w) => w.text)).toEqual(expect.arrayContaining(['JOHN', '778899']));
+    expect((await readWords(pixels, WIDTH, HEIGHT)).map((w) => w.text)).toEqual(
+      expect.arrayContaining(['JOHN', '778899']),
+    );
     const file = await makeDicomImage({
       width: WIDTH,
       height: HEIGHT,
@@ -98,11 +100,7 @@ describe('burned-in text', () => {
         for (let x = r.x; x < r.x + r.width; x++) expect(out[y * WIDTH + x]).toBe(0);
     // The disc (the image itself) is untouched, and no word can be read any more.
     expect(out[80 * WIDTH + 150]).toBe(pixels[80 * WIDTH + 150]);
-    expect(
-      readWords(out, WIDTH, HEIGHT)
-        ?.map((w) => w.text)
-        .join(' '),
-    ).not.toMatch(/DOE|JOHN|7788/);
+    expect((await readWords(out, WIDTH, HEIGHT)).map((w) => w.text).join(' ')).not.toMatch(/DOE|JOHN|7788/);
     expect((await listed(item.stored_filename)).identifiable).toBeUndefined();
   }, 60_000);
 
@@ -121,6 +119,19 @@ describe('burned-in text', () => {
       headers: user.auth,
     });
     expect(metadata.json().deidentified).toBe(false);
+  });
+
+  it('flags an unmarked ultrasound whose pixels cannot be decoded here as not de-identified, and says why', async () => {
+    const file = await makeDicomImage({ syntax: 'rle', modality: 'US' });
+    const res = await uploadFile(t, user, 'scan.dcm', Buffer.from(damagedRle(file)));
+    expect(res.statusCode).toBe(201);
+    const item = res.json<{ stored_filename: string }>();
+    const report = await reportOf(item.stored_filename);
+    expect(report.burned_in_text).toBe('not-checkable');
+    expect(report.burned_in_reason).toBe(
+      'burned-in text could not be checked: its pixel data could not be decoded here',
+    );
+    expect((await listed(item.stored_filename)).identifiable).toBe(true);
   });
 
   it('flags a compressed image marked YES in which no text is found: the mark stays, so does the flag', async () => {

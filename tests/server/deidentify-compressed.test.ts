@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readWords } from '../../server/imaging/dicom/burned-in-text.ts';
+import { readWords } from '../../server/imaging/dicom/ocr-engine.ts';
 import { uploadStorageKey } from '../../server/modules/uploads/uploads.repository.ts';
 import { makeDicomImage } from '../fixtures/dicom-fixtures.ts';
 import { dciodvfyErrors, dcmdumpValue, readWithPydicom, sampleAt } from '../fixtures/pydicom-pixels.ts';
@@ -112,11 +112,7 @@ describe('burned-in text in compressed pixel data', () => {
       // No word can be read any more.
       const grey = new Uint8Array(WIDTH * HEIGHT);
       for (let i = 0; i < grey.length; i++) grey[i] = out.pixels[i * c.channels]!;
-      expect(
-        readWords(grey, WIDTH, HEIGHT)
-          ?.map((w) => w.text)
-          .join(' '),
-      ).not.toMatch(/DOE|JOHN|7788/);
+      expect((await readWords(grey, WIDTH, HEIGHT)).map((w) => w.text).join(' ')).not.toMatch(/DOE|JOHN|7788/);
     }, 60_000);
   }
 });

@@ -31,7 +31,7 @@ function stored(storedFilename: string): Buffer {
 
 describe('NIfTI and NRRD headers', () => {
   for (const name of ['marked.nii', 'marked.nii.gz', 'marked2.nii.gz']) {
-    it(`${name}: descrip, aux_file and extensions are cleared, the voxels and geometry kept`, async () => {
+    it(`${name}: descrip, aux_file, intent_name, db_name and extensions are cleared, the voxels and geometry kept`, async () => {
       const original = readFileSync(path.join(dir, name));
       const plain = name.endsWith('.gz') ? gunzipSync(original) : original;
       expect(plain.toString('latin1')).toContain('MRN778899');
@@ -45,7 +45,16 @@ describe('NIfTI and NRRD headers', () => {
       const read = JSON.parse(
         execFileSync('/usr/bin/python3', [script, 'check', file, path.join(dir, name)], { encoding: 'utf8' }),
       );
-      expect(read).toEqual({ descrip: '', aux_file: '', extensions: 0, same_voxels: true, zooms: [1.5, 1.5, 3] });
+      expect(read).toEqual({
+        descrip: '',
+        aux_file: '',
+        intent_name: '',
+        // NIfTI-2 has no db_name.
+        ...(name === 'marked2.nii.gz' ? {} : { db_name: '' }),
+        extensions: 0,
+        same_voxels: true,
+        zooms: [1.5, 1.5, 3],
+      });
     });
   }
 
@@ -62,7 +71,7 @@ describe('NIfTI and NRRD headers', () => {
     expect(stored(res.json().stored_filename).equals(original)).toBe(true);
   });
 
-  it('an NRRD loses its comments, content and key/value pairs, and keeps the fields that describe the data', async () => {
+  it('an NRRD loses its comments, content, labels, units, key/value pairs and unknown fields, and keeps the fields that describe the data', async () => {
     const header = [
       'NRRD0004',
       '# Patient DOE JOHN, scanned 19700101',
@@ -73,6 +82,11 @@ describe('NIfTI and NRRD headers', () => {
       'encoding: raw',
       'space directions: (1,0,0) (0,1,0) (0,0,2)',
       'patient_id:=MRN778899',
+      'labels: "DOE" "JOHN" "z"',
+      'units: "MRN778899" "cm" "cm"',
+      'sample units: SECRET',
+      'space units: "mm" "mm" "19700101 DOE"',
+      'Physician: DOE JOHN',
       '',
       '',
     ].join('\n');
@@ -84,6 +98,7 @@ describe('NIfTI and NRRD headers', () => {
     for (const secret of SECRETS) expect(text, secret).not.toContain(secret);
     expect(text).toContain('sizes: 2 2 2\n');
     expect(text).toContain('space directions: (1,0,0) (0,1,0) (0,0,2)\n');
+    expect(text).not.toMatch(/labels|units|Physician/);
     expect(bytes.subarray(bytes.length - 8).equals(data)).toBe(true);
     const preview = await t.app.inject({
       method: 'GET',
@@ -92,4 +107,40 @@ describe('NIfTI and NRRD headers', () => {
     });
     expect(preview.json()).toMatchObject({ dimensions: [2, 2, 2] });
   });
+
+  it('an NRRD keeps plain space units and the fields written without spaces', async () => {
+    const header = [
+      'NRRD0005',
+      'type: short',
+      'dimension: 2',
+      'space: left-posterior-superior',
+      'sizes: 2 2',
+      'spacedirections: (0.5,0,0) (0,0.5,0)',
+      'space units: "mm" "mm" "mm"',
+      'encoding: raw',
+      'endian: little',
+      '',
+      '',
+    ].join('\n');
+    const data = Buffer.from([1, 0, 2, 0, 3, 0, 4, 0]);
+    const res = await uploadFile(t, user, 'plain.nrrd', Buffer.concat([Buffer.from(header, 'latin1'), data]));
+    expect(res.statusCode).toBe(201);
+    expect(stored(res.json().stored_filename).toString('latin1')).toBe(header + data.toString('latin1'));
+  });
+
+  // Files of other toolkits (FSL, SPM), as nibabel ships them: their free text and extensions go, nothing else.
+  const nibabelData = '/usr/lib/python3/dist-packages/nibabel/tests/data';
+  for (const name of ['example4d.nii.gz', 'example_nifti2.nii.gz', 'anatomical.nii']) {
+    it(`nibabel's ${name}: descrip and extensions are cleared, the voxels kept`, async () => {
+      const original = readFileSync(path.join(nibabelData, name));
+      const res = await uploadFile(t, user, name, original);
+      expect(res.statusCode).toBe(201);
+      const file = path.join(dir, `stored-nibabel-${name}`);
+      writeFileSync(file, stored(res.json().stored_filename));
+      const read = JSON.parse(
+        execFileSync('/usr/bin/python3', [script, 'check', file, path.join(nibabelData, name)], { encoding: 'utf8' }),
+      );
+      expect(read).toMatchObject({ descrip: '', aux_file: '', intent_name: '', extensions: 0, same_voxels: true });
+    });
+  }
 });

@@ -1,19 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import type { ReportRegion } from './deidentify-report.ts';
+import type { BurnedInStatus, ReportRegion } from './deidentify-report.ts';
 import { blankRegions } from './blank-regions.ts';
 import { stringValue, type DicomDataSet } from './dicom-dataset.ts';
+import { OcrUnavailableError, readWords } from './ocr-engine.ts';
 import { readSampleFrames, sampleLayoutOf, type SampleFrames, type SampleLayout } from './pixel-frames.ts';
 
 /** Most frames read by OCR: text overlays of a cine loop stay where they are, so a few frames find them. */
 const FRAMES_READ = 4;
 
-/** Words read with less confidence than this, or with fewer than two letters or digits, are noise. */
-const MIN_CONFIDENCE = 60;
-
 /** What checking a file's pixels for burned-in text gave. */
 export interface BurnedInResult {
-  status: 'not-checked' | 'none-found' | 'blanked' | 'not-cleanable';
+  status: BurnedInStatus;
   regions: ReportRegion[];
+  /** Why a file that may carry burned-in text could not be checked ("burned-in text could not be checked: …"). */
+  reason?: string;
   /** Every frame's samples with every region blanked, when something was blanked (decoded if it was compressed). */
   blanked?: SampleFrames;
 }
@@ -62,51 +61,32 @@ function greyFrame(pixels: Uint8Array, layout: SampleLayout, frame: number): Uin
   return grey;
 }
 
-/** A word the OCR engine read, and where. */
-export type Word = Omit<ReportRegion, 'frame'> & { text: string };
-
-/**
- * Words the OCR engine (Debian's tesseract) reads in an 8-bit grey image, as boxes; undefined when the engine
- * is not installed or fails. The engine runs as its own process: it is not a library this server links.
- */
-export function readWords(grey: Uint8Array, width: number, height: number): Word[] | undefined {
-  const image = Buffer.concat([Buffer.from(`P5\n${width} ${height}\n255\n`), grey]);
-  const run = spawnSync('tesseract', ['stdin', 'stdout', '--psm', '11', 'tsv'], {
-    input: image,
-    encoding: 'utf8',
-    timeout: 60_000,
-    // One thread: the machine's cores are shared with every other upload.
-    env: { ...process.env, OMP_THREAD_LIMIT: '1' },
-  });
-  if (run.error || run.status !== 0) return undefined;
-  const words: Word[] = [];
-  for (const line of run.stdout.split('\n').slice(1)) {
-    const cells = line.split('\t');
-    if (cells[0] !== '5') continue;
-    const [left, top, w, h, confidence] = cells.slice(6, 11).map(Number) as [number, number, number, number, number];
-    const text = (cells[11] ?? '').trim();
-    if (confidence < MIN_CONFIDENCE || (text.match(/[A-Za-z0-9]/g) ?? []).length < 2) continue;
-    words.push({ x: left, y: top, width: w, height: h, text });
-  }
-  return words;
-}
-
 /** Pixels around each word also blanked: OCR boxes hug the glyphs, and antialiasing spills past them. */
 const MARGIN = 2;
+
+/** The result for a file that may carry burned-in text and could not be read by OCR: never taken as clean. */
+function notCheckable(why: string): BurnedInResult {
+  return { status: 'not-checkable', regions: [], reason: `burned-in text could not be checked: ${why}` };
+}
 
 /**
  * Checks the pixels of a file that may carry burned-in text (see mayCarryBurnedInText) with OCR and blanks every
  * word found, in every frame. Compressed pixel data is decoded first (the frames read, then every frame when
  * something is to be blanked), and the blanked samples are handed back to be written uncompressed (see
- * pixel-rewrite.ts). A file that says it has burned-in text is "not-cleanable" when its pixels cannot be read
- * (a codec this server lacks, damaged data, a layout blanking does not handle) or the OCR engine is missing.
+ * pixel-rewrite.ts). It fails closed: a file that says it has burned-in text is "not-cleanable" when its pixels
+ * cannot be read (a codec this server lacks, damaged data, a layout blanking does not handle), and any other file
+ * that may carry text is "not-checkable", with the reason, when its pixels cannot be read or the OCR engine fails.
  */
 export async function checkBurnedInText(dataSet: DicomDataSet, syntax: string): Promise<BurnedInResult> {
   const says = stringValue(dataSet, 'x00280301')?.toUpperCase() === 'YES';
   if (!mayCarryBurnedInText(dataSet)) return { status: 'not-checked', regions: [] };
-  const unreadable: BurnedInResult = { status: says ? 'not-cleanable' : 'not-checked', regions: [] };
+  // No pixels, nothing burned into them.
+  if (!dataSet.elements.x7fe00010) return { status: says ? 'not-cleanable' : 'not-checked', regions: [] };
+  const unreadable: BurnedInResult = says
+    ? { status: 'not-cleanable', regions: [] }
+    : notCheckable('its pixel data could not be decoded here');
   const layout = sampleLayoutOf(dataSet, syntax);
-  if (!dataSet.elements.x7fe00010 || !layout) return unreadable;
+  if (!layout) return unreadable;
   const step = Math.max(1, Math.floor(layout.frames / FRAMES_READ));
   const read: number[] = [];
   for (let frame = 0; frame < layout.frames && read.length < FRAMES_READ; frame += step) read.push(frame);
@@ -119,8 +99,13 @@ export async function checkBurnedInText(dataSet: DicomDataSet, syntax: string): 
   if (!sampled) return unreadable;
   const regions: ReportRegion[] = [];
   for (const [i, frame] of read.entries()) {
-    const words = readWords(greyFrame(sampled.bytes, sampled.layout, i), layout.columns, layout.rows);
-    if (!words) return unreadable;
+    let words;
+    try {
+      words = await readWords(greyFrame(sampled.bytes, sampled.layout, i), layout.columns, layout.rows);
+    } catch (error) {
+      if (error instanceof OcrUnavailableError) return notCheckable(error.message);
+      throw error;
+    }
     // Where, not what: the words themselves are what is being removed.
     regions.push(...words.map(({ x, y, width, height }) => ({ frame, x, y, width, height })));
     if (regions.length >= 500) break;

@@ -18,6 +18,12 @@ export interface ReportRegion {
   height: number;
 }
 
+/**
+ * Not checked (the file is not of a kind that carries text), none found, blanked, found and not cleanable, or
+ * not checkable: the file may carry text and its pixels could not be read by OCR (it is then not de-identified).
+ */
+export type BurnedInStatus = 'not-checked' | 'none-found' | 'blanked' | 'not-cleanable' | 'not-checkable';
+
 /** What de-identifying one file did: the record kept with the upload and shown to its owner. */
 export interface DeidentificationReport {
   /** The profile applied. */
@@ -31,8 +37,10 @@ export interface DeidentificationReport {
   uidAttributes: ReportAttribute[];
   uidsRemapped: number;
   privateTagsDropped: number;
-  /** Burned-in text: not checked, none found, blanked (with where), or found and not cleanable. */
-  burnedInText: 'not-checked' | 'none-found' | 'blanked' | 'not-cleanable';
+  /** Burned-in text: not checked, none found, blanked (with where), found and not cleanable, or not checkable. */
+  burnedInText: BurnedInStatus;
+  /** Why burned-in text could not be checked, when it could not ("burned-in text could not be checked: …"). */
+  burnedInReason?: string;
   burnedInRegions: ReportRegion[];
   /** Burned In Annotation (0028,0301) as stored: YES means text may still be in the pixels. */
   burnedInAnnotation: string | null;
@@ -58,10 +66,17 @@ export interface BlankedRegion {
 /** The profile's name as reports give it. */
 export const REPORT_PROFILE = 'DICOM PS3.15 Table E.1-1 Basic Application Level Confidentiality Profile';
 
-/** Whether the stored file may still identify someone through its pixels: text found and not blanked, or claimed and not found. */
+/**
+ * Whether the stored file may still identify someone through its pixels: text found and not blanked, claimed and
+ * not found, or possible and never checked (the OCR engine could not run): it fails closed.
+ */
 export function pixelsMayIdentify(report: DeidentificationReport): boolean {
   if (report.confirmedClean) return false;
-  return report.burnedInText === 'not-cleanable' || report.burnedInAnnotation === 'YES';
+  return (
+    report.burnedInText === 'not-cleanable' ||
+    report.burnedInText === 'not-checkable' ||
+    report.burnedInAnnotation === 'YES'
+  );
 }
 
 /** A report of nothing done (a file kept as sent, or not DICOM). */

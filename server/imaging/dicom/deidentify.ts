@@ -72,11 +72,13 @@ const dummies: Record<string, string> = {
 };
 
 /**
- * Inside a sequence replaced by a dummy (D) or cleaned (C), these keep their values: codes name concepts and
- * numbers measure things, neither names people.
+ * Inside a sequence replaced by a dummy (D) or cleaned (C), these keep their values: coded strings (CS) and
+ * numbers measure or classify things, and binary values hold no names. Codes (value, designator and meaning)
+ * get dummies like any other text: in Institution Code Sequence or Person Identification Code Sequence the
+ * code is the institution's or the person's own ("St Mary's Hospital", "Dr Gregory House").
  */
-function keptInDummy(tag: string, vr: string | undefined): boolean {
-  return vr === 'CS' || vr === 'DS' || vr === 'IS' || /^x000801[0-2]/.test(tag) || !textVrs.has(vr ?? 'UN');
+function keptInDummy(vr: string | undefined): boolean {
+  return vr === 'CS' || vr === 'DS' || vr === 'IS' || !textVrs.has(vr ?? 'UN');
 }
 
 interface Context {
@@ -142,7 +144,7 @@ function writeDataSet(
     let action: ProfileAction | undefined = actionFor(tag, context.iod, nested);
     if (loosesItsCondition(tag, (other) => other in dataSet.elements, context.iod, nested)) action = 'X';
     if (action === undefined && vr === 'UI' && !keptUidTags.has(tag)) action = 'U';
-    if (action === undefined && dummy && !keptInDummy(tag, vr) && !element.items) action = 'D';
+    if (action === undefined && dummy && !keptInDummy(vr) && !element.items) action = 'D';
     if (action === 'C') action = element.items || vr === 'SQ' ? 'C' : 'D';
     switch (action) {
       case 'X':
@@ -352,6 +354,7 @@ export async function deidentifyDicomWithReport(input: Uint8Array, salt: string)
     report: {
       ...report.result(context.uids.size, deidentifiedName(dataSet, context, newInstance)),
       burnedInText: burnedIn.status,
+      ...(burnedIn.reason ? { burnedInReason: burnedIn.reason } : {}),
       burnedInRegions: burnedIn.regions,
       burnedInAnnotation: burnedIn.status === 'blanked' && annotation ? 'NO' : (annotation ?? null),
       pixelDataDecompressed: burnedIn.blanked?.decoded ?? false,

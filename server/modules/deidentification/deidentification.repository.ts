@@ -16,6 +16,7 @@ export function toReportBody(report: DeidentificationReport): DeidentificationRe
     uids_remapped: report.uidsRemapped,
     private_tags_dropped: report.privateTagsDropped,
     burned_in_text: report.burnedInText,
+    burned_in_reason: report.burnedInReason ?? null,
     burned_in_regions: report.burnedInRegions,
     burned_in_annotation: report.burnedInAnnotation ?? null,
     blanked_regions: (report.blankedRegions ?? []).map(({ blankedAt, ...rect }) => ({

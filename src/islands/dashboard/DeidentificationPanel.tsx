@@ -16,6 +16,7 @@ const BURNED_IN: Record<DeidentificationReportBody['burned_in_text'], string> = 
   'none-found': 'None found',
   blanked: 'Found and blanked',
   'not-cleanable': 'Found, could not be blanked',
+  'not-checkable': 'Could not be checked',
 };
 
 function AttributeList({ title, items }: { title: string; items: DeidentificationReportBody['removed'] }) {
@@ -88,7 +89,10 @@ export default function DeidentificationPanel({ item }: { item: UploadItem }) {
             <dt>Private tags dropped</dt>
             <dd>{state.report.private_tags_dropped}</dd>
             <dt>Burned-in text</dt>
-            <dd>{BURNED_IN[state.report.burned_in_text]}</dd>
+            <dd>
+              {BURNED_IN[state.report.burned_in_text]}
+              {state.report.burned_in_reason && ` (${state.report.burned_in_reason})`}
+            </dd>
             <dt>Regions blanked by hand</dt>
             <dd>{state.report.blanked_regions.length}</dd>
             {state.report.confirmed_clean && (
