@@ -29,6 +29,8 @@ export default fp(async function rateLimitPlugin(app: FastifyInstance) {
   const redis = app.config.redisUrl
     ? new Redis(app.config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
+  // ioredis reconnects by itself; without a listener each failed attempt is printed as unhandled.
+  redis?.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) unreachable'));
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'imageqc-rl-' } : {}),
@@ -52,8 +54,9 @@ export default fp(async function rateLimitPlugin(app: FastifyInstance) {
     });
   });
   if (redis) {
-    // ioredis reconnects by itself; without a listener each failed attempt is printed as unhandled.
-    redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) unreachable'));
-    app.addHook('onClose', async () => void redis.quit());
+    // A Redis that never answered cannot take a polite QUIT: the connection is then just dropped.
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
   }
 });
