@@ -29,6 +29,8 @@ export default fp(async function rateLimitPlugin(app: FastifyInstance) {
   const redis = app.config.redisUrl
     ? new Redis(app.config.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;
+  // ioredis reconnects by itself; without a listener each failed attempt is printed as unhandled.
+  redis?.on('error', (error: Error) => app.log.warn({ err: error }, 'rate-limit store (Redis) unreachable'));
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'imageqc-rl-' } : {}),
@@ -42,8 +44,19 @@ export default fp(async function rateLimitPlugin(app: FastifyInstance) {
   app.decorate('createCounter', (name: string, limit: CounterLimit): RateLimiterAbstract => {
     const options = { keyPrefix: `imageqc-${name}`, points: limit.max, duration: Math.ceil(limit.timeWindow / 1000) };
     if (!redis) return new RateLimiterMemory(options);
-    // A Redis outage falls back to this process's counters rather than failing (or opening) every sign-in.
-    return new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
+    // While Redis cannot be reached, this process's counters stand in at once, rather than every sign-in
+    // waiting on a queued command (or failing, or going uncounted).
+    return new RateLimiterRedis({
+      ...options,
+      storeClient: redis,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
   });
-  if (redis) app.addHook('onClose', async () => void redis.quit());
+  if (redis) {
+    // A Redis that never answered cannot take a polite QUIT: the connection is then just dropped.
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
 });
