@@ -30,12 +30,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function upload(file: string, query = ''): Promise<string> {
+async function upload(file: string, query = '', who = people.member): Promise<string> {
   const body = multipartBody([{ field: 'file', filename: path.basename(file), content: readFileSync(file) }]);
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/v1/uploads${query}`,
-    headers: { ...people.member.auth, ...body.headers, [WORKSPACE_HEADER]: team },
+    headers: { ...who.auth, ...body.headers, [WORKSPACE_HEADER]: team },
     payload: body.payload,
   });
   expect(res.statusCode, res.body).toBe(201);
@@ -237,7 +237,8 @@ describe('blanking rectangles drawn by a member', () => {
   });
 
   it('refuses a file kept as sent and an image that is not DICOM', async () => {
-    const kept = await upload(path.join(PYDICOM, 'CT_small.dcm'), '?deidentify=false');
+    // Only an admin may keep a file as sent.
+    const kept = await upload(path.join(PYDICOM, 'CT_small.dcm'), '?deidentify=false', people.admin);
     const regions = [{ x: 0, y: 0, width: 4, height: 4 }];
     const res = await blank(people.member, kept, { regions });
     expect(res.statusCode).toBe(409);

@@ -59,14 +59,17 @@ const get = (url: string, who = user) => t.app.inject({ method: 'GET', url: `/ap
 const post = (url: string, payload?: object, who = user) =>
   t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: who.auth, ...(payload ? { payload } : {}) });
 
-/** Uploads `count` copies; kept as sent (?deidentify=false) so they keep the names a search looks for. */
-async function uploadMany(who: TestUser, count: number, prefix: string, bytes = slice): Promise<string[]> {
+/**
+ * Uploads `count` copies, kept as sent (?deidentify=false, for admins: the uploader's personal workspace) unless
+ * `keep` is false; either way they keep the names a search looks for, which identify no one.
+ */
+async function uploadMany(who: TestUser, count: number, prefix: string, bytes = slice, keep = true): Promise<string[]> {
   const names: string[] = [];
   for (let i = 0; i < count; i++) {
     const body = multipartBody([{ field: 'file', filename: `${prefix}-${i}.dcm`, content: bytes }]);
     const res = await t.app.inject({
       method: 'POST',
-      url: '/api/v1/uploads?deidentify=false',
+      url: `/api/v1/uploads${keep ? '?deidentify=false' : ''}`,
       headers: { ...who.auth, ...body.headers },
       payload: body.payload,
     });
@@ -229,7 +232,8 @@ describe('one unfinished batch per user, across their workspaces', () => {
     const team = await createTeam(admin, 'Left behind');
     await t.app.workspaces.addMember(team, leaver.id, 'member', new Date());
     const inTeam = { ...leaver, auth: { ...leaver.auth, [WORKSPACE_HEADER]: team } };
-    const images = await uploadMany(inTeam, 20, 'leaver');
+    // A member's uploads are de-identified: keeping originals is for admins.
+    const images = await uploadMany(inTeam, 20, 'leaver', slice, false);
     await uploadMany(leaver, 1, 'own');
     const batch = await post('/qc/batches', { scope: 'selection', stored_filenames: images }, inTeam);
     expect(batch.statusCode).toBe(202);
