@@ -3,11 +3,13 @@ import { useRef, useState, type DragEvent } from 'react';
 import { ACCEPTED_UPLOAD_TYPES } from '../../lib/preview-types.ts';
 import { $uploading, $uploadJobs, cancelUpload, clearFinishedUploads, uploadFiles } from '../../stores/uploads.ts';
 import KeepOriginalOption from '../imaging/KeepOriginalOption.tsx';
+import { $currentWorkspace } from '../../stores/workspaces.ts';
 
 /** The Upload Image button, the drop zone and one progress bar per file with its cancel button. */
 export default function UploadControls() {
   const jobs = useStore($uploadJobs);
   const uploading = useStore($uploading);
+  const workspace = useStore($currentWorkspace);
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -36,7 +38,8 @@ export default function UploadControls() {
           Upload Image
         </button>
         <p>or drop one or more files here (DICOM, NIfTI, NRRD, TIFF, PNG, JPEG, BMP, GIF, WebP)</p>
-        <KeepOriginalOption />
+        {/* Keeping patient data is a workspace admin's decision (the server answers 403 to anyone else). */}
+        {workspace?.role === 'admin' && <KeepOriginalOption />}
         <input
           ref={input}
           id="upload-input"
