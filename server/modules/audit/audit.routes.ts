@@ -1,13 +1,22 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditActors, auditFilters, auditPage, auditQuery, MAX_AUDIT_EXPORT } from '../../../contract/audit.ts';
 import { errorResponse } from '../../../contract/errors.ts';
-import { workspaceParams } from '../../../contract/workspaces.ts';
-import { currentMembership } from '../workspaces/workspace.guard.ts';
+import { WORKSPACE_NOT_FOUND, workspaceParams } from '../../../contract/workspaces.ts';
+import { notFound } from '../../http-errors.ts';
 import { auditCsv, auditCsvFileName } from './audit-csv.ts';
 import { keepAuditEventsOneYear } from './audit-retention.ts';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse };
+
+/**
+ * The workspace `app.inWorkspace` admitted the request to. Read from the request rather than through the
+ * workspaces module, which records into this one.
+ */
+function workspaceOf(request: FastifyRequest): string {
+  if (!request.membership) throw notFound(WORKSPACE_NOT_FOUND);
+  return request.membership.workspaceId;
+}
 
 /** A workspace's audit log for its admins: one page at a time, or as a CSV file. */
 export default async function auditRoutes(fastify: FastifyInstance): Promise<void> {
@@ -25,14 +34,14 @@ export default async function auditRoutes(fastify: FastifyInstance): Promise<voi
     },
     async (request) => {
       const { limit, cursor, ...filters } = request.query;
-      return repo.list(currentMembership(request).workspaceId, filters, { limit, cursor });
+      return repo.list(workspaceOf(request), filters, { limit, cursor });
     },
   );
 
   app.get(
     '/workspaces/:workspaceId/audit/actors',
     { ...admins, schema: { params: workspaceParams, response: { 200: auditActors, ...errors } } },
-    async (request) => repo.actors(currentMembership(request).workspaceId),
+    async (request) => repo.actors(workspaceOf(request)),
   );
 
   app.get(
@@ -45,7 +54,7 @@ export default async function auditRoutes(fastify: FastifyInstance): Promise<voi
     async (request, typedReply) => {
       // The body is CSV text, not JSON: the reply is used untyped, outside the error-only response schema.
       const reply = typedReply as unknown as FastifyReply;
-      const items = await repo.exportRows(currentMembership(request).workspaceId, request.query, MAX_AUDIT_EXPORT);
+      const items = await repo.exportRows(workspaceOf(request), request.query, MAX_AUDIT_EXPORT);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${auditCsvFileName(app.clock())}"`)

@@ -5,13 +5,9 @@ import {
   type DeidentificationReportBody,
 } from '../../../contract/deidentification.ts';
 import type { UploadItem } from '../../../contract/uploads.ts';
-import { api, errorMessage } from '../../lib/api.ts';
-import { previewPath } from '../../lib/volume-preview-types.ts';
+import { blankingFrame, blankRegions } from '../../stores/blanking.ts';
 import { showSlice } from '../../stores/imaging.ts';
 import './blanking.css';
-
-/** Blanking a large multi-frame file decodes and rewrites every frame: longer than an ordinary call may take. */
-const BLANK_TIMEOUT_MS = 120_000;
 
 type Frame =
   { status: 'loading' } | { status: 'ready'; url: string; width: number; height: number } | { status: 'failed' };
@@ -55,9 +51,7 @@ export default function BlankingEditor({
   useEffect(() => {
     let current = true;
     let url: string | undefined;
-    api
-      .get(`/uploads/${encodeURIComponent(item.stored_filename)}/deidentification/frame.png`)
-      .blob()
+    blankingFrame(item.stored_filename)
       .then(async (blob) => {
         const bitmap = await createImageBitmap(blob);
         url = URL.createObjectURL(blob);
@@ -139,25 +133,18 @@ export default function BlankingEditor({
     setWorking(true);
     setMessage(undefined);
     try {
-      const report = await api
-        .options({ signal: AbortSignal.timeout(BLANK_TIMEOUT_MS) })
-        .post({ regions }, `/uploads/${encodeURIComponent(item.stored_filename)}/deidentification/regions`)
-        .json<DeidentificationReportBody>();
+      const outcome = await blankRegions(item.stored_filename, regions);
+      if ('error' in outcome) {
+        setMessage({ kind: 'error', text: outcome.error });
+        return;
+      }
       const count = regions.length;
       setRegions([]);
       setSelected(0);
       setMessage({ kind: 'status', text: `${count} ${count === 1 ? 'region' : 'regions'} blanked in every frame.` });
-      onBlanked(report);
-      // The browser may hold the old preview in its cache: fetched again past it, then shown.
-      await api
-        .options({ cache: 'reload' })
-        .get(previewPath(item.stored_filename, 'axial'))
-        .res()
-        .catch(() => undefined);
+      onBlanked(outcome.report);
       void showSlice(item);
       setVersion((v) => v + 1);
-    } catch (error) {
-      setMessage({ kind: 'error', text: errorMessage(error, 'The regions could not be blanked') });
     } finally {
       setWorking(false);
     }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { DeidentificationReportBody } from '../../../contract/deidentification.ts';
 import type { UploadItem } from '../../../contract/uploads.ts';
-import { api, errorMessage } from '../../lib/api.ts';
+import { confirmClean } from '../../stores/blanking.ts';
 import { noteConfirmedClean } from '../../stores/library.ts';
 
 /**
@@ -24,14 +24,13 @@ export default function ConfirmCleanForm({
     setBusy(true);
     setError(undefined);
     try {
-      const report = await api
-        .url(`/uploads/${encodeURIComponent(item.stored_filename)}/deidentification/confirm`)
-        .post()
-        .json<DeidentificationReportBody>();
+      const outcome = await confirmClean(item.stored_filename);
+      if ('error' in outcome) {
+        setError(outcome.error);
+        return;
+      }
       noteConfirmedClean(item.stored_filename);
-      onConfirmed(report);
-    } catch (failure) {
-      setError(errorMessage(failure, 'The image could not be confirmed'));
+      onConfirmed(outcome.report);
     } finally {
       setBusy(false);
     }
