@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody } from '../fixtures/multipart-body.ts';
 import { writeNifti } from '../fixtures/nifti-writer.ts';
@@ -69,14 +70,18 @@ describe('previews, thumbnails and checks of a large image', () => {
         get(`/uploads/${stored}/preview.png?axis=coronal&slice=${slice}`),
       ]);
     });
-    console.info(`previews of a 37.7 M voxel volume: longest stall ${Math.round(watched.longestStallMs)} ms`);
+    console.info(
+      `previews of a 37.7 M voxel volume: longest stall ${Math.round(watched.rawStallMs)} ms, idle ${Math.round(watched.idleStallMs)} ms`,
+    );
     expect(watched.result).toEqual([200, 200]);
     expect(watched.longestStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 60_000);
 
   it('draws its thumbnail without stalling the event loop', async () => {
     const watched = await bestOfRounds(() => get(`/uploads/${stored}/thumbnail.webp`), 1);
-    console.info(`thumbnail of a 37.7 M voxel volume: longest stall ${Math.round(watched.longestStallMs)} ms`);
+    console.info(
+      `thumbnail of a 37.7 M voxel volume: longest stall ${Math.round(watched.rawStallMs)} ms, idle ${Math.round(watched.idleStallMs)} ms`,
+    );
     expect(watched.result).toBe(200);
     expect(watched.longestStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 60_000);
@@ -95,9 +100,71 @@ describe('previews, thumbnails and checks of a large image', () => {
       });
       return { status: res.status, body: (await res.json()) as { qc?: { verdict?: string } } };
     });
-    console.info(`check of a 37.7 M voxel volume: longest stall ${Math.round(watched.longestStallMs)} ms`);
+    console.info(
+      `check of a 37.7 M voxel volume: longest stall ${Math.round(watched.rawStallMs)} ms, idle ${Math.round(watched.idleStallMs)} ms`,
+    );
     expect(watched.result.status).toBe(200);
     expect(watched.result.body.qc?.verdict).toBeTruthy();
+    expect(watched.longestStallMs).toBeLessThan(STALL_LIMIT_MS);
+  }, 60_000);
+});
+
+/** An 8000 x 8000 greyscale PNG (64 million pixels, within the decode budget): a pattern of diagonal bands. */
+async function largePicture(): Promise<Buffer> {
+  const size = 8000;
+  const pixels = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) pixels[y * size + x] = ((x + y) >> 4) & 255;
+  return sharp(pixels, { raw: { width: size, height: size, channels: 1 } })
+    .toColourspace('b-w')
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+}
+
+describe('the preview and thumbnail of a 64 megapixel picture', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let base: string;
+  let stored: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    user = await createSignedInUser(t);
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { payload, headers } = multipartBody([
+      { field: 'file', filename: 'large.png', content: await largePicture() },
+    ]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/uploads',
+      payload,
+      headers: { ...headers, ...user.auth },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    stored = res.json().stored_filename;
+    // Decoded (on the pool) and kept by a first preview: what is watched below is drawing it again.
+    const first = await fetch(`${base}/api/v1/uploads/${stored}/preview.png`, { headers: user.auth });
+    expect(first.status, await first.clone().text()).toBe(200);
+  }, 120_000);
+  afterAll(async () => t?.close());
+
+  const get = async (path: string) => {
+    const res = await fetch(`${base}/api/v1${path}`, { headers: user.auth });
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  it('draws its thumbnail and a preview across it without stalling the event loop', async () => {
+    // The thumbnail is drawn in the first round and kept; each round draws a coronal preview not drawn before.
+    let row = 3000;
+    const watched = await bestOfRounds(() =>
+      Promise.all([
+        get(`/uploads/${stored}/thumbnail.webp`),
+        get(`/uploads/${stored}/preview.png?axis=coronal&slice=${(row += 500)}`),
+      ]),
+    );
+    console.info(
+      `preview and thumbnail of 64 megapixels: longest stall ${Math.round(watched.rawStallMs)} ms, idle ${Math.round(watched.idleStallMs)} ms`,
+    );
+    expect(watched.result).toEqual([200, 200]);
     expect(watched.longestStallMs).toBeLessThan(STALL_LIMIT_MS);
   }, 60_000);
 });
