@@ -1,7 +1,7 @@
 import { getViteConfig } from 'astro/config';
 
 /** Server tests whose assertions are latencies, run in a group of their own. */
-const timingTests = ['tests/server/decompression-bombs.test.ts'];
+const timingTests = ['tests/server/decompression-bombs.test.ts', 'tests/server/previews-off-thread.test.ts'];
 
 export default getViteConfig({
   test: {

@@ -1,5 +1,6 @@
 // Opening a zip archive as a task of the imaging pool (imaging-tasks.ts re-exports it): inflating a series of
 // slices takes a second or more per gigabyte, which the event loop must not spend.
+import { zipSync } from 'fflate';
 import { DecompressionLimitError, unzipBounded, type UnzipLimits } from '../imaging/bounded-inflate.ts';
 import { UndecodableImageError } from '../imaging/volume.ts';
 import { ownBuffer, transferred } from './transferred.ts';
@@ -26,4 +27,19 @@ export function expandArchive({ archive, limits }: ExpandTask): ExpandAnswer {
   }
   const owned = entries.map(({ name, bytes }) => ({ name, bytes: ownBuffer(bytes) }));
   return transferred({ entries: owned }, [...new Set(owned.map(({ bytes }) => bytes.buffer as ArrayBuffer))]);
+}
+
+/** Files to store together in one zip archive, in order. */
+export interface PackTask {
+  entries: { name: string; bytes: Uint8Array }[];
+}
+
+/**
+ * A zip archive of `entries`, stored, not deflated (pixel data rarely shrinks): its CRC-32s and copies take a
+ * few hundred milliseconds for a large series, on a pool thread. The archive is moved to the main thread.
+ */
+export function packArchive({ entries }: PackTask): Uint8Array {
+  const archive = zipSync(Object.fromEntries(entries.map(({ name, bytes }) => [name, bytes])), { level: 0 });
+  const own = ownBuffer(archive);
+  return transferred(own, [own.buffer as ArrayBuffer]);
 }

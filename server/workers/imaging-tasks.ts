@@ -129,5 +129,5 @@ export { check, checkDecoded } from '../modules/qc/check-task.ts';
 /** Previews and thumbnails of decoded volumes (see render-tasks.ts). */
 export { renderSlice, thumbnail } from './render-tasks.ts';
 
-/** Opens a zip archive of an upload (see archive-task.ts). */
-export { expandArchive } from './archive-task.ts';
+/** Opens a zip archive of an upload, or packs slices into one (see archive-task.ts). */
+export { expandArchive, packArchive } from './archive-task.ts';

@@ -1,4 +1,3 @@
-import { zipSync } from 'fflate';
 import { DecompressionLimitError, sizeText, STORED_RATIO, storedBytesAllowed } from '../../imaging/bounded-inflate.ts';
 import { remapUid } from '../../imaging/dicom/deidentify.ts';
 import { deidentifyOffThread } from '../../workers/deidentify-off-thread.ts';
@@ -201,14 +200,22 @@ export async function packSeries(
       pixelsMayIdentify: mayIdentify,
     };
   }
-  const entries: Record<string, Uint8Array> = {};
-  cleaned.forEach(({ bytes }, i) => {
-    entries[`slice-${String(i + 1).padStart(4, '0')}.dcm`] = bytes;
-  });
+  // Named before the slices are moved to the pool below.
+  const name = keepOriginal && archiveName ? archiveName : seriesItemName(cleaned[0]!.bytes, cleaned.length);
+  const entries = cleaned.map(({ bytes }, i) => ({
+    name: `slice-${String(i + 1).padStart(4, '0')}.dcm`,
+    bytes: ownBuffer(bytes),
+  }));
+  // Packed on the imaging pool, the slices moved there: they are not used again here.
+  const archive = await runImagingTask(
+    'packArchive',
+    { entries },
+    entries.map(({ bytes }) => bytes.buffer as ArrayBuffer),
+  );
   return {
     kind: 'series',
-    archive: zipSync(entries, { level: 0 }),
-    name: keepOriginal && archiveName ? archiveName : seriesItemName(cleaned[0]!.bytes, cleaned.length),
+    archive,
+    name,
     seriesInstanceUid,
     slices: cleaned.length,
     pixelsMayIdentify: mayIdentify,
