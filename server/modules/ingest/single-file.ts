@@ -1,5 +1,4 @@
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
-import { createGunzip, createGzip } from 'node:zlib';
 import { tooLargeMessage } from '../../../contract/uploads.ts';
 import { deidentifyOffThread } from '../../workers/deidentify-off-thread.ts';
 import type { DeidentificationReport } from '../../imaging/dicom/deidentify-report.ts';
@@ -9,7 +8,7 @@ import { badRequest, tooLarge, unsupportedType } from '../../http-errors.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { TooLargeError } from '../../storage/storage.ts';
 import { uploadStorageKey } from '../uploads/uploads.repository.ts';
-import { volumeHeaderCleaner } from '../uploads/volume-header-stage.ts';
+import { gzipVolumeCleaning, volumeHeaderCleaner } from '../uploads/volume-header-stage.ts';
 import { fileTypeOf, signatureCheck, UNSUPPORTED_TYPE_DETAIL, type FileType } from './file-types.ts';
 import { nameWithoutIdentifiers } from './identifier-free-name.ts';
 import type { IncomingFile } from './ingest-source.ts';
@@ -148,15 +147,11 @@ function streamedBody(
     const tap = headerTextTap(format, texts);
     // A gzipped NIfTI is cleaned decompressed and compressed again: its header is inside the stream.
     return extension.endsWith('.gz')
-      ? pipeline(
-          file,
-          signatureCheck(type),
-          createGunzip(),
-          tap,
-          volumeHeaderCleaner(format),
-          createGzip(),
+      ? // The array form types its result as a bare writable; it is the last stage, the gzip Transform.
+        (pipeline(
+          [file, signatureCheck(type), ...gzipVolumeCleaning(format, context.limit, [tap])],
           () => undefined,
-        )
+        ) as unknown as Readable)
       : pipeline(file, signatureCheck(type), tap, volumeHeaderCleaner(format), () => undefined);
   }
   // Formats with nothing to strip skip that stage: one hop fewer for every chunk of a large volume.

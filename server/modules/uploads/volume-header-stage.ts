@@ -118,9 +118,14 @@ const GZIP_VOLUME_GRACE_BYTES = 256 * 1024 * 1024;
  * what has arrived past 256 MiB; refused with 422 past any of them), the header stage, and gzip at level 1 again.
  * Level 1 compresses a volume some 5% larger than level 6 at a third or less of the CPU; with the expanded bytes
  * bounded, so is the work a client can ask of the server with a small file.
+ * `beforeCleaning` stages see the decompressed bytes before the header is cleaned (to read what it identifies).
  * @example pipeline([file, signatureCheck(type), ...gzipVolumeCleaning('nii', limit)], () => undefined)
  */
-export function gzipVolumeCleaning(format: 'nii' | 'nrrd', maxBytes: number): Transform[] {
+export function gzipVolumeCleaning(
+  format: 'nii' | 'nrrd',
+  maxBytes: number,
+  beforeCleaning: Transform[] = [],
+): Transform[] {
   const gunzip = boundedGunzip(
     {
       absoluteBytes: maxBytes,
@@ -131,5 +136,5 @@ export function gzipVolumeCleaning(format: 'nii' | 'nrrd', maxBytes: number): Tr
     format === 'nii' ? 'This NIfTI file' : 'This NRRD file',
     (message) => new HttpError(422, message),
   );
-  return [...gunzip, volumeHeaderCleaner(format), createGzip({ level: 1 })];
+  return [...gunzip, ...beforeCleaning, volumeHeaderCleaner(format), createGzip({ level: 1 })];
 }
