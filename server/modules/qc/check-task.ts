@@ -4,8 +4,6 @@ import { HttpError } from '../../http-errors.ts';
 import { DecompressionLimitError } from '../../imaging/bounded-inflate.ts';
 import { decodeImage } from '../../imaging/decode-image.ts';
 import { UndecodableImageError, type DecodeLimits, type ImageVolume } from '../../imaging/volume.ts';
-import { runImagingTask } from '../../workers/imaging-pool.ts';
-import { imagingMemory } from '../../workers/memory-budget.ts';
 import { checkVolume, type BuiltinCheck } from './builtin-check.ts';
 
 /** A stored file to check: its bytes, the stored format as a hint, and how far compressed data may expand. */
@@ -45,15 +43,4 @@ export function checkDecoded({ volume }: { volume: ImageVolume }): CheckAnswer {
     if (error instanceof HttpError) return { ok: false, detail: error.detail };
     throw error;
   }
-}
-
-/**
- * checkVolume on the imaging pool, under the shared memory budget (measuring copies and masks the volume some
- * times over): a large image's check takes most of a second, during which no other request would move.
- * Throws checkVolume's 422 when the image cannot be measured.
- */
-export async function checkVolumeOffThread(volume: ImageVolume): Promise<BuiltinCheck> {
-  const answer = await imagingMemory.use(3 * volume.data.byteLength, () => runImagingTask('checkDecoded', { volume }));
-  if (!answer.ok) throw new HttpError(422, answer.detail);
-  return answer;
 }

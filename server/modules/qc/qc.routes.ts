@@ -15,7 +15,7 @@ import { currentUser } from '../auth/auth.guard.ts';
 import { currentMembership } from '../workspaces/workspace.guard.ts';
 import { recordAudit } from '../audit/record-audit.ts';
 import { checkRow, type ModelAnswer } from './builtin-check.ts';
-import { checkVolumeOffThread } from './check-task.ts';
+import { checkVolumeOffThread } from './check-off-thread.ts';
 import { imageUrlsOf, storedFilenameOfUrl } from './image-url.ts';
 import { askUpstream } from './llm-proxy.ts';
 import { perUserConcurrency } from './per-user-concurrency.ts';
