@@ -1,7 +1,7 @@
 // Multipart bodies of the bombs benchmark: one file, a series streamed slice by slice (never held whole by
 // the client), and the two malformed bodies of the security review.
 import { Readable } from 'node:stream';
-import { ctSliceFile } from './ingest-attacks.ts';
+import { ctPixelElement, ctSliceFile } from './ingest-attacks.ts';
 
 /** A request body with the headers that describe it. */
 export interface AttackBody {
@@ -32,7 +32,8 @@ function multipartHeaders(boundary: string, length: number): Record<string, stri
  * generated while they are sent.
  */
 export function seriesBody(bytes: number, boundary = '----lumenqc-series'): AttackBody {
-  const first = ctSliceFile(0);
+  const pixels = ctPixelElement();
+  const first = ctSliceFile(0, pixels);
   const count = Math.max(1, Math.round(bytes / first.length));
   const tail = Buffer.from(`--${boundary}--\r\n`);
   const heads = Array.from({ length: count }, (_, i) => partHead(boundary, `IM${String(i + 1).padStart(5, '0')}.dcm`));
@@ -40,7 +41,7 @@ export function seriesBody(bytes: number, boundary = '----lumenqc-series'): Atta
   async function* parts(): AsyncGenerator<Uint8Array> {
     for (let i = 0; i < count; i++) {
       yield heads[i]!;
-      yield i === 0 ? first : ctSliceFile(i);
+      yield i === 0 ? first : ctSliceFile(i, pixels);
       yield Buffer.from('\r\n');
     }
     yield tail;

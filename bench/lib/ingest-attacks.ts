@@ -145,7 +145,7 @@ function ctSliceElements(index: number): FixtureElement[] {
 }
 
 /** A 512 x 512 CT slice's pixel data element: air around a body disc of soft tissue with a little grain. */
-function ctPixelElement(): Uint8Array {
+export function ctPixelElement(): Uint8Array {
   const size = 512;
   const pixels = Buffer.alloc(size * size * 2);
   const grain = noise(size * size, 35);
