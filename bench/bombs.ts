@@ -203,7 +203,8 @@ async function runStep(target: Target, label: string, step: Step): Promise<Attac
   const started = performance.now();
   const { sent, answers } = await send();
   // Work an answer leaves behind (previews prepared on arrival, a series packed) is part of the attack.
-  if (target.server.process.exitCode === null) await waitForIdle(pid, 300_000);
+  // A server that exited (stopped at the RSS cap, or crashed) has no /proc entry left to read.
+  await waitForIdle(pid, 300_000).catch(() => {});
   const figures = await watch.stop();
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -214,7 +215,9 @@ async function runStep(target: Target, label: string, step: Step): Promise<Attac
     storedBytes: folderBytes(uploads) - storedBefore,
     answers,
     seconds,
-    stopped: figures.stopped,
+    stopped:
+      figures.stopped ??
+      (target.server.process.exitCode !== null || target.server.process.signalCode ? 'server exited' : undefined),
   };
 }
 
