@@ -245,7 +245,9 @@ for (const group of groups) {
     console.log(resultLine(result));
     if (result.stopped) break;
   }
-  await server.stop().catch(() => server.removeData());
+  // A server the attack took down has exited already: only its data folder is left to remove.
+  if (server.process.exitCode !== null || server.process.signalCode) server.removeData();
+  else await server.stop().catch(() => server.removeData());
 }
 
 if (!only.length || only.some((o) => 'quota'.includes(o))) await quotaRace(PORT, serverEnv);
