@@ -80,19 +80,26 @@ async function get(target: Target, url: string): Promise<number | string> {
   }
 }
 
-/** One step of an attack: what it sends, and the answers. */
-type Step = (target: Target) => Promise<{ sent: number; answers: (number | string)[] }>;
+/** What an attack step sent and what it was answered. */
+interface Sent {
+  sent: number;
+  answers: (number | string)[];
+}
+/** One step of an attack: makes its bodies, then hands back the function that sends them. */
+type Step = (target: Target) => Promise<() => Promise<Sent>>;
 
 /** `copies` uploads of the same attack file at once. */
 function upload(make: () => AttackMakers.IngestAttack, copies = 1, keepAs?: string): Step {
   return async (target) => {
     const attack = make();
     const bodies = Array.from({ length: copies }, () => fileBody(attack.name, attack.bytes));
-    const answers = await Promise.all(bodies.map((body) => post(target, attack.route, body)));
-    const first = answers[0]?.json as { stored_filename?: string; url?: string } | undefined;
-    if (keepAs && first?.stored_filename && first.url)
-      target.stored.set(keepAs, { stored_filename: first.stored_filename, url: first.url });
-    return { sent: bodies.reduce((sum, b) => sum + b.length, 0), answers: answers.map((a) => a.status) };
+    return async () => {
+      const answers = await Promise.all(bodies.map((body) => post(target, attack.route, body)));
+      const first = answers[0]?.json as { stored_filename?: string; url?: string } | undefined;
+      if (keepAs && first?.stored_filename && first.url)
+        target.stored.set(keepAs, { stored_filename: first.stored_filename, url: first.url });
+      return { sent: bodies.reduce((sum, b) => sum + b.length, 0), answers: answers.map((a) => a.status) };
+    };
   };
 }
 
@@ -100,14 +107,16 @@ function upload(make: () => AttackMakers.IngestAttack, copies = 1, keepAs?: stri
 function series(bytes: number, copies: number): Step {
   return async (target) => {
     const bodies = Array.from({ length: copies }, () => seriesBody(bytes));
-    const answers = await Promise.all(bodies.map((body) => post(target, '/uploads/series', body)));
-    return { sent: bodies.reduce((sum, b) => sum + b.length, 0), answers: answers.map((a) => a.status) };
+    return async () => {
+      const answers = await Promise.all(bodies.map((body) => post(target, '/uploads/series', body)));
+      return { sent: bodies.reduce((sum, b) => sum + b.length, 0), answers: answers.map((a) => a.status) };
+    };
   };
 }
 
 /** GETs of the large volume's previews and thumbnail, or its check, once it was stored by an earlier step. */
 function onLarge(what: 'previews' | 'thumbnail' | 'check'): Step {
-  return async (target) => {
+  return async (target) => async () => {
     const item = target.stored.get('large');
     if (!item) return { sent: 0, answers: ['no upload'] };
     const base = `/api/v1/uploads/${item.stored_filename}`;
@@ -135,8 +144,11 @@ function onLarge(what: 'previews' | 'thumbnail' | 'check'): Step {
 /** A raw body to POST /uploads and POST /uploads/series. */
 function malformed(make: () => AttackBody): Step {
   return async (target) => {
-    const answers = [await post(target, '/uploads', make()), await post(target, '/uploads/series', make())];
-    return { sent: make().length * 2, answers: answers.map((a) => a.status) };
+    const bodies = [make(), make()];
+    return async () => {
+      const answers = [await post(target, '/uploads', bodies[0]!), await post(target, '/uploads/series', bodies[1]!)];
+      return { sent: bodies[0]!.length + bodies[1]!.length, answers: answers.map((a) => a.status) };
+    };
   };
 }
 
@@ -181,21 +193,18 @@ async function runStep(target: Target, label: string, step: Step): Promise<Attac
   const pid = target.server.process.pid!;
   const uploads = path.join(target.server.dataDir, 'uploads');
   const storedBefore = folderBytes(uploads);
+  // The attack's bodies are made before the watch starts: making them is the client's work, not the server's.
+  const send = await step(target);
   // The machine's own noise (other processes on shared cores), measured on the idle server just before.
-  const quiet = watchServer(target.server.url, pid);
+  const quiet = await watchServer(target.server.url, pid);
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const quietMs = (await quiet.stop()).longestHealthMs;
-  let stopped: string | undefined;
-  const watch = watchServer(target.server.url, pid, (rss) => {
-    if (rss > rssCap && !stopped) {
-      stopped = `stopped at ${Math.round(rss / 1024 / 1024)} MB RSS (BOMBS_RSS_CAP_MB)`;
-      target.server.process.kill('SIGKILL');
-    }
-  });
+  const watch = await watchServer(target.server.url, pid, rssCap);
   const started = performance.now();
-  const { sent, answers } = await step(target);
+  const { sent, answers } = await send();
   // Work an answer leaves behind (previews prepared on arrival, a series packed) is part of the attack.
-  if (!stopped) await waitForIdle(pid, 300_000);
+  // A server that exited (stopped at the RSS cap, or crashed) has no /proc entry left to read.
+  await waitForIdle(pid, 300_000).catch(() => {});
   const figures = await watch.stop();
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -206,7 +215,9 @@ async function runStep(target: Target, label: string, step: Step): Promise<Attac
     storedBytes: folderBytes(uploads) - storedBefore,
     answers,
     seconds,
-    stopped,
+    stopped:
+      figures.stopped ??
+      (target.server.process.exitCode !== null || target.server.process.signalCode ? 'server exited' : undefined),
   };
 }
 
@@ -223,7 +234,9 @@ for (const group of groups) {
     stored: new Map(),
   };
   // One ordinary upload first: a fresh process compiles its multipart and storage code on the first one.
-  await upload(() => ({ name: 'warm-up.nii', bytes: niftiBytes(), route: '/uploads' }))(target);
+  await (
+    await upload(() => ({ name: 'warm-up.nii', bytes: niftiBytes(), route: '/uploads' }))(target)
+  )();
   await waitForIdle(server.process.pid!, 60_000);
   for (const { label, step } of group) {
     if (!steps.some((s) => s.label === label) && !label.endsWith('upload')) continue;
@@ -232,7 +245,9 @@ for (const group of groups) {
     console.log(resultLine(result));
     if (result.stopped) break;
   }
-  await server.stop().catch(() => server.removeData());
+  // A server the attack took down has exited already: only its data folder is left to remove.
+  if (server.process.exitCode !== null || server.process.signalCode) server.removeData();
+  else await server.stop().catch(() => server.removeData());
 }
 
 if (!only.length || only.some((o) => 'quota'.includes(o))) await quotaRace(PORT, serverEnv);

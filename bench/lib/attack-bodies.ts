@@ -1,7 +1,7 @@
 // Multipart bodies of the bombs benchmark: one file, a series streamed slice by slice (never held whole by
 // the client), and the two malformed bodies of the security review.
 import { Readable } from 'node:stream';
-import { ctSliceFile } from './ingest-attacks.ts';
+import { ctPixelElement, ctSliceFile } from './ingest-attacks.ts';
 
 /** A request body with the headers that describe it. */
 export interface AttackBody {
@@ -28,11 +28,14 @@ function multipartHeaders(boundary: string, length: number): Record<string, stri
 }
 
 /**
- * About `bytes` of CT slices of one series (512 x 512 16-bit, distinct instance numbers), one part each,
- * generated while they are sent.
+ * About `bytes` of CT slices of one series (1024 x 1024 16-bit, 2 MB each, distinct instance numbers), one part
+ * each, generated while they are sent. Slices this size keep 600 MB under the 1,000 parts a multipart parser
+ * takes by default, so the body is read whole rather than refused at its 1,001st part.
  */
 export function seriesBody(bytes: number, boundary = '----lumenqc-series'): AttackBody {
-  const first = ctSliceFile(0);
+  const size = 1024;
+  const pixels = ctPixelElement(size);
+  const first = ctSliceFile(0, size, pixels);
   const count = Math.max(1, Math.round(bytes / first.length));
   const tail = Buffer.from(`--${boundary}--\r\n`);
   const heads = Array.from({ length: count }, (_, i) => partHead(boundary, `IM${String(i + 1).padStart(5, '0')}.dcm`));
@@ -40,7 +43,7 @@ export function seriesBody(bytes: number, boundary = '----lumenqc-series'): Atta
   async function* parts(): AsyncGenerator<Uint8Array> {
     for (let i = 0; i < count; i++) {
       yield heads[i]!;
-      yield i === 0 ? first : ctSliceFile(i);
+      yield i === 0 ? first : ctSliceFile(i, size, pixels);
       yield Buffer.from('\r\n');
     }
     yield tail;

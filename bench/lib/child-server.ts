@@ -97,7 +97,11 @@ export async function startChildServer(
     ...(cwd ? { cwd } : {}),
   });
   const url = `http://127.0.0.1:${listenPort}`;
-  await waitFor(url + readyPath);
+  // BENCH_START_TIMEOUT_S: on a loaded machine a fresh server can take over a minute to migrate and listen.
+  await waitFor(url + readyPath, Number(process.env.BENCH_START_TIMEOUT_S ?? 60) * 1000).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   const removeData = () => rmSync(dataDir, { recursive: true, force: true });
   return {
     url,

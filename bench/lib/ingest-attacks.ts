@@ -115,8 +115,8 @@ export function zipUnderRatio(sentBytes: number): IngestAttack {
   return { name: 'under-ratio.zip', bytes: zipArchive(entries), route: '/uploads/series' };
 }
 
-/** The elements of CT slice `index` of one series, 512 x 512 16-bit, with a patient name to de-identify. */
-function ctSliceElements(index: number): FixtureElement[] {
+/** The elements of CT slice `index` of one series, `size` x `size` 16-bit, with a patient name to de-identify. */
+function ctSliceElements(index: number, size = 512): FixtureElement[] {
   const series = '1.2.826.0.1.3680043.8.498.7735';
   return [
     { tag: '00080016', vr: 'UI', value: '1.2.840.10008.5.1.4.1.1.2' },
@@ -131,8 +131,8 @@ function ctSliceElements(index: number): FixtureElement[] {
     { tag: '00200037', vr: 'DS', value: '1\\0\\0\\0\\1\\0' },
     { tag: '00280002', vr: 'US', value: [1] },
     { tag: '00280004', vr: 'CS', value: 'MONOCHROME2' },
-    { tag: '00280010', vr: 'US', value: [512] },
-    { tag: '00280011', vr: 'US', value: [512] },
+    { tag: '00280010', vr: 'US', value: [size] },
+    { tag: '00280011', vr: 'US', value: [size] },
     { tag: '00280030', vr: 'DS', value: '0.7\\0.7' },
     { tag: '00180050', vr: 'DS', value: '1' },
     { tag: '00280100', vr: 'US', value: [16] },
@@ -144,23 +144,23 @@ function ctSliceElements(index: number): FixtureElement[] {
   ];
 }
 
-/** A 512 x 512 CT slice's pixel data element: air around a body disc of soft tissue with a little grain. */
-function ctPixelElement(): Uint8Array {
-  const size = 512;
+/** A `size` x `size` CT slice's pixel data element: air around a body disc of soft tissue with a little grain. */
+export function ctPixelElement(size = 512): Uint8Array {
+  const [centre, radius] = [size / 2, (size * 180) / 512];
   const pixels = Buffer.alloc(size * size * 2);
   const grain = noise(size * size, 35);
   for (let y = 0; y < size; y++)
     for (let x = 0; x < size; x++) {
-      const body = (x - 256) ** 2 + (y - 256) ** 2 < 180 ** 2;
+      const body = (x - centre) ** 2 + (y - centre) ** 2 < radius ** 2;
       pixels.writeUInt16LE(body ? 1064 + ((grain[y * size + x]! & 63) === 0 ? 1 : 0) : 24, (y * size + x) * 2);
     }
   const element = writeElements([{ tag: '7FE00010', vr: 'OW', value: new Uint8Array(pixels) }], true, true);
   return element;
 }
 
-/** One whole CT slice file (Part 10, explicit VR little endian): a series' slices differ only in their numbers. */
-export function ctSliceFile(index: number, pixelElement = ctPixelElement()): Uint8Array {
-  const head = writeDicomFile({ syntax: 'explicit-le', elements: ctSliceElements(index) });
+/** One whole CT slice file (Part 10, explicit VR little endian, `size` square): a series' slices differ only in their numbers. */
+export function ctSliceFile(index: number, size = 512, pixelElement = ctPixelElement(size)): Uint8Array {
+  const head = writeDicomFile({ syntax: 'explicit-le', elements: ctSliceElements(index, size) });
   return new Uint8Array(Buffer.concat([head, pixelElement]));
 }
 
