@@ -120,10 +120,11 @@ describe('decompression bombs against a running server', () => {
       const refusals: { name: string; status: number; detail: unknown; ms: number }[] = [];
       const note = (name: string, r: { status: number; json: unknown; ms: number }) =>
         refusals.push({ name, status: r.status, detail: (r.json as { detail?: unknown }).detail, ms: r.ms });
+      // A gzip NIfTI's header is cleaned on arrival, through a bounded gunzip: refused at upload.
+      note('nifti upload', await upload('bomb.nii.gz', bombs.nifti));
+      note('honest nifti upload', await upload('honest.nii.gz', bombs.honestNifti));
       // Stored as sent (nothing is decompressed at upload), refused when first decoded.
       for (const [name, file] of [
-        ['nifti', 'bomb.nii.gz'],
-        ['honestNifti', 'honest.nii.gz'],
         ['nrrd', 'bomb.nrrd'],
         ['png', 'huge.png'],
         ['tiff', 'huge.tif'],
@@ -145,7 +146,9 @@ describe('decompression bombs against a running server', () => {
         expect(refusal.status, refusal.name).toBeGreaterThanOrEqual(413);
         expect(refusal.status, refusal.name).toBeLessThan(500);
         expect(refusal.detail, refusal.name).toMatch(/bomb|too large|more than/);
-        expect(refusal.ms, refusal.name).toBeLessThan(1000);
+        // An honest gzip NIfTI is let expand to its 256 MiB grace (real volumes of zeros compress that well)
+        // before the ratio refuses it: gunzipped and gzipped on libuv's threads, some 2 s of CPU, not the loop's.
+        expect(refusal.ms, refusal.name).toBeLessThan(refusal.name === 'honest nifti upload' ? 5000 : 1000);
       }
       expect(health.length).toBeGreaterThan(3);
       expect(peak - baseline).toBeLessThan(256 * 1024 * 1024);

@@ -269,7 +269,8 @@ beforeAll(async () => {
   if (missing.length) return;
   makeVariants();
   runReferences();
-  t = await createTestApp();
+  // Every file of the corpus is uploaded within minutes: the per-account upload rate is not what is tested here.
+  t = await createTestApp({ UPLOAD_RATE_PER_MINUTE: '100000' });
   user = await createSignedInUser(t);
 }, 120_000);
 
