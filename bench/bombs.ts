@@ -7,25 +7,18 @@
 // server that grows past it, so an attack cannot take a shared machine's memory.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { benchAccount } from './lib/bench-account.ts';
 import { cutShortBody, fileBody, longBoundaryBody, seriesBody, type AttackBody } from './lib/attack-bodies.ts';
 import { resultLine, tableHeader, type AttackResult } from './lib/bombs-report.ts';
 import { startApiServer, type ChildServer } from './lib/child-server.ts';
 import { benchAgent, send } from './lib/client.ts';
 import { databaseEnv, databaseLabel } from './lib/database.ts';
-import type * as AttackMakers from './lib/ingest-attacks.ts';
+import * as makers from '../tests/fixtures/ingest-attacks.ts';
 import { largeVolume } from './lib/large-volume.ts';
 import { waitForIdle } from './lib/process-cpu.ts';
 import { quotaRace } from './lib/quota-race.ts';
 import { watchServer } from './lib/server-watch.ts';
 import { niftiBytes } from '../tests/server/uploads-fixtures.ts';
-
-// The makers the tests use, once tests/fixtures/ingest-attacks.ts is in this checkout; this folder's copy until then.
-const shared = path.resolve('tests/fixtures/ingest-attacks.ts');
-const makers = (await import(
-  existsSync(shared) ? pathToFileURL(shared).href : './lib/ingest-attacks.ts'
-)) as typeof AttackMakers;
 
 const PORT = 18830;
 const rssCap = Number(process.env.BOMBS_RSS_CAP_MB ?? 8192) * 1024 * 1024;
@@ -89,7 +82,7 @@ interface Sent {
 type Step = (target: Target) => Promise<() => Promise<Sent>>;
 
 /** `copies` uploads of the same attack file at once. */
-function upload(make: () => AttackMakers.IngestAttack, copies = 1, keepAs?: string): Step {
+function upload(make: () => makers.IngestAttack, copies = 1, keepAs?: string): Step {
   return async (target) => {
     const attack = make();
     const bodies = Array.from({ length: copies }, () => fileBody(attack.name, attack.bytes));

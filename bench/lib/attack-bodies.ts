@@ -1,7 +1,7 @@
 // Multipart bodies of the bombs benchmark: one file, a series streamed slice by slice (never held whole by
 // the client), and the two malformed bodies of the security review.
 import { Readable } from 'node:stream';
-import { ctPixelElement, ctSliceFile } from './ingest-attacks.ts';
+import { ctPixelElement, ctSliceFile } from './ct-slices.ts';
 
 /** A request body with the headers that describe it. */
 export interface AttackBody {

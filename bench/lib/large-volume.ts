@@ -1,7 +1,7 @@
 // The large image of the bombs benchmark: a volume that fits every decode budget (42 million values, under the
 // 150 million one image may hold) yet is heavy to preview, thumbnail and check.
 import { writeNifti } from '../../tests/fixtures/nifti-writer.ts';
-import type { IngestAttack } from './ingest-attacks.ts';
+import type { IngestAttack } from '../../tests/fixtures/ingest-attacks.ts';
 
 /** Voxels across, down and deep. */
 export const LARGE_DIMS: [number, number, number] = [512, 512, 160];
