@@ -39,6 +39,14 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(port), DATA_DIR: e2eDataDir, LOG_LEVEL: 'warn', PUBLIC_SITE_URL: `http://127.0.0.1:${port}` },
+    env: {
+      PORT: String(port),
+      DATA_DIR: e2eDataDir,
+      LOG_LEVEL: 'warn',
+      PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+      // Journeys build libraries of hundreds of images in seconds from one account; the per-account upload
+      // rate (429) has its own server test.
+      UPLOAD_RATE_PER_MINUTE: '100000',
+    },
   },
 });

@@ -91,6 +91,8 @@ export async function startChildServer(
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       DIST_DIR: path.join(dataDir, 'no-dist'),
+      // Benchmarks send thousands of uploads from one account: they measure cost, not the per-account rate.
+      UPLOAD_RATE_PER_MINUTE: '1000000',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
