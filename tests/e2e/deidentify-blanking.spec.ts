@@ -25,7 +25,11 @@ test('a region drawn with the keyboard is blanked in the de-identified download,
   await page.goto('/dashboard/images');
   await page
     .getByLabel('Choose images to upload')
-    .setInputFiles([{ name: 'DOE_JANE.dcm', mimeType: 'application/dicom', buffer: readFileSync(compressed) }]);
+    // Sent under its patient's name and ID (CompressedSamples^MR1, 4MR1): every token goes, so it is named
+    // from its de-identified modality, series and instance.
+    .setInputFiles([
+      { name: 'CompressedSamples_MR1_4MR1.dcm', mimeType: 'application/dicom', buffer: readFileSync(compressed) },
+    ]);
   const card = page.getByRole('button', { name: /^Details of MR_S\d{4}_I\d{4}_[0-9a-f]{8}\.dcm$/ });
   await expect(card).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('Not de-identified')).toBeVisible();

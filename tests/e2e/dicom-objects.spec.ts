@@ -24,14 +24,14 @@ test.describe('DICOM objects from other toolkits in the browser', () => {
         buffer: readFileSync(`${PYDICOM}/dicomdirtests/77654033/CR1/6154`),
       },
     ]);
-    const plan = page.getByRole('button', { name: /^Details of RTPLAN/ });
-    const radiograph = page.getByRole('button', { name: /^Details of CR/ });
+    const plan = page.getByRole('button', { name: 'Details of rtplan.dcm' });
+    const radiograph = page.getByRole('button', { name: 'Details of 6154' });
     await expect(plan).toBeVisible();
     await expect(radiograph).toBeVisible();
 
     // The plan has no image: the modal says so, and describes it by its SOP class and what it references.
     await plan.click();
-    const dialog = page.getByRole('dialog', { name: /^RTPLAN/ });
+    const dialog = page.getByRole('dialog', { name: 'rtplan.dcm' });
     await expect(dialog.getByTestId('no-preview-reason')).toHaveText(
       'No preview: This DICOM object (RT Plan, RTPLAN) holds no pixel data, so there is nothing to preview or check.',
     );
@@ -43,8 +43,8 @@ test.describe('DICOM objects from other toolkits in the browser', () => {
 
     // The extensionless radiograph is previewed like any DICOM.
     await radiograph.click();
-    const cr = page.getByRole('dialog', { name: /^CR/ });
-    const preview = cr.getByRole('img', { name: /^Preview of CR/ });
+    const cr = page.getByRole('dialog', { name: '6154' });
+    const preview = cr.getByRole('img', { name: /^Preview of 6154/ });
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     await expect(cr.getByTestId('image-metadata').getByText('16 × 16 × 1')).toBeVisible();
     await expectAccessible(page);

@@ -24,11 +24,12 @@ test('five unrelated DICOM files chosen together become five named cards; a seri
       })),
     ),
   );
-  // Each named from its de-identified values, as it would be uploaded alone; none is a zip of "slices".
-  for (const name of ['CT_S0001_I0001', 'MR_S0001_I0001', 'OT_S0001_I0001', 'OT', 'RTPLAN_S0002'])
-    await expect(page.getByRole('button', { name: new RegExp(`^Details of ${name}_[0-9a-f]{8}\\.dcm$`) })).toBeVisible({
-      timeout: 30_000,
-    });
+  // Each named as it would be uploaded alone: names that repeat nothing identifying are kept, the deflated
+  // file is named from its modality and a hash of its remapped SOP Instance UID; none is a zip of "slices".
+  for (const name of [/^Details of CT_small\.dcm$/, /^Details of MR_small\.dcm$/, /^Details of SC_rgb_rle\.dcm$/])
+    await expect(page.getByRole('button', { name })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: /^Details of OT_[0-9a-f]{8}\.dcm$/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Details of rtplan\.dcm$/ })).toBeVisible();
   await expect(page.locator('.dash-image-card')).toHaveCount(5);
   await expect(page.locator('.dash-image-card', { hasText: /slices/ })).toHaveCount(0);
 
