@@ -1,19 +1,7 @@
 // CT slices made by code for the bombs benchmark's series of real-looking slices (see bench/bombs.ts): a
 // series' slices share one pixel element, so six hundred megabytes of them are made in a moment.
 import { writeDicomFile, writeElements, type FixtureElement } from '../../tests/fixtures/dicom-writer.ts';
-
-/** `length` bytes of a fixed pseudo-random sequence (xorshift32). */
-function noise(length: number, seed: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let x = seed >>> 0 || 1;
-  for (let i = 0; i < length; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 255;
-  }
-  return out;
-}
+import { noise } from '../../tests/fixtures/ingest-attacks.ts';
 
 /** The elements of CT slice `index` of one series, `size` x `size` 16-bit, with a patient name to de-identify. */
 function ctSliceElements(index: number, size = 512): FixtureElement[] {
